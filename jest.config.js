@@ -1,0 +1,11 @@
+/** @type {import('jest').Config} */
+module.exports = {
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: ['**/*.test.ts'],
+	transform: {
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json', isolatedModules: true }],
+	},
+	setupFiles: ['<rootDir>/test/setup-env.ts'],
+	testTimeout: 30000,
+};
