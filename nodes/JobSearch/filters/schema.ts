@@ -117,7 +117,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		type: 'choiceList',
 		options: CATEGORY_OPTIONS,
 		source: 'doc',
-		help: 'Only jobs in any of these Upwork categories. "<Group>: All" matches every subcategory of the group.',
+		help: 'Only jobs in any of these Upwork categories. An option ending in ": All" matches every subcategory of its group.',
 	},
 
 	// Keywords

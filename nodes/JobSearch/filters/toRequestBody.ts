@@ -42,6 +42,12 @@ function toDateTime(value: unknown): unknown {
 	return Number.isNaN(parsed.getTime()) ? value : parsed.toISOString();
 }
 
+/** String(1e-7) is "1e-7", which no money field accepts: print cents, without trailing zeros. */
+function toMoneyString(value: number): string {
+	if (!Number.isFinite(value) || Math.abs(value) >= 1e21) return String(value);
+	return value.toFixed(2).replace(/\.?0+$/, '');
+}
+
 function toLocation(value: unknown): unknown {
 	if (typeof value === 'string') return { type: 'COUNTRY', value: value.toUpperCase() } satisfies CountryLocation;
 	return value;
@@ -57,7 +63,7 @@ export function toWireValue(spec: FilterSpec, value: unknown): unknown {
 		case 'number':
 			return toNumberIfNumeric(value);
 		case 'money':
-			return typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : value;
+			return typeof value === 'number' ? toMoneyString(value) : typeof value === 'string' ? value.trim() : value;
 		case 'boolean':
 			return value === 'true' ? true : value === 'false' ? false : value;
 		case 'dateTime':

@@ -1,0 +1,109 @@
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import fc from 'fast-check';
+
+import {
+	FILTERS,
+	GROUP_COLLECTIONS,
+	toJsonSchema,
+	toParameterName,
+	toRequestBody,
+	validate,
+	type FilterSpec,
+} from '../../nodes/JobSearch/filters';
+
+// The server validates with the same JSON Schema under ajv; these properties tie the node's
+// derivations to it.
+const ajv = new Ajv({ allErrors: true, strict: false });
+addFormats(ajv);
+const serverAccepts = ajv.compile(toJsonSchema());
+
+const word = fc.stringMatching(/^[A-Za-z][A-Za-z0-9 .+#-]{0,14}$/).filter((s) => s.trim().length > 0);
+const letter = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ');
+
+/** What a person (or an expression) can put into the generated n8n field of a filter. */
+function nodeValue(spec: FilterSpec): fc.Arbitrary<unknown> {
+	switch (spec.type) {
+		case 'integer':
+			return fc.oneof(
+				fc.integer({ min: spec.minimum ?? -1e6, max: spec.maximum ?? 1e6 }),
+				fc.integer({ min: spec.minimum ?? 0, max: spec.maximum ?? 1e6 }).map(String),
+			);
+		case 'number':
+			return fc.double({ min: spec.minimum ?? -1e6, max: spec.maximum ?? 1e6, noNaN: true, noDefaultInfinity: true });
+		case 'money':
+			return fc.oneof(
+				fc.double({ min: 0, max: 1e7, noNaN: true, noDefaultInfinity: true }),
+				fc.integer({ min: 0, max: 1e6 }).map((n) => `${n}`),
+			);
+		case 'boolean':
+			return fc.oneof(fc.boolean(), fc.constantFrom('true', 'false'));
+		case 'dateTime':
+			return fc
+				.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T23:59:59Z'), noInvalidDate: true })
+				.chain((d) => fc.constantFrom(d.toISOString(), d.toISOString().slice(0, 19), d));
+		case 'choice':
+			return fc.constantFrom(...spec.options.map((o) => o.value));
+		case 'choiceList':
+			return fc.subarray(spec.options.map((o) => o.value));
+		case 'textList':
+			return fc.oneof(fc.array(word, { maxLength: 4 }), fc.array(word, { maxLength: 4 }).map((a) => a.join(', ')));
+		case 'locationList':
+			return fc.array(fc.tuple(letter, letter).map(([a, b]) => a + b), { maxLength: 4 }).map((a) => a.join(', '));
+	}
+}
+
+/** Node parameter collections with a random subset of filters set to random valid values. */
+const collections = fc
+	.tuple(...FILTERS.map((spec) => fc.option(nodeValue(spec), { nil: undefined, freq: 3 })))
+	.map((values) => {
+		const result: Record<string, Record<string, unknown>> = {};
+		FILTERS.forEach((spec, i) => {
+			if (values[i] === undefined) return;
+			const name = GROUP_COLLECTIONS[spec.group].name;
+			(result[name] ??= {})[toParameterName(spec.key)] = values[i];
+		});
+		return result;
+	});
+
+/** Anything at all that could reach the wire under one key, well-formed or not. */
+const anyWireValue = fc.oneof(
+	fc.string(),
+	fc.integer(),
+	fc.double(),
+	fc.boolean(),
+	fc.constant(null),
+	fc.array(fc.oneof(fc.string(), fc.integer(), fc.record({ type: fc.constantFrom('COUNTRY', 'CITY'), value: fc.string() }))),
+	fc.constantFrom('-1', '1e3', '25.', '2026-02-30T00:00:00Z', '2026-11-01T10:00:00', '24 hours', 'EXPERT', 'US'),
+);
+
+describe('the schema derivations agree with the server JSON Schema', () => {
+	it('every body toRequestBody builds from valid field values passes the JSON Schema under ajv', () => {
+		fc.assert(
+			fc.property(collections, (c) => {
+				const body = toRequestBody(c);
+				const accepted = serverAccepts(body);
+				if (!accepted) throw new Error(`${JSON.stringify(body)}\n${ajv.errorsText(serverAccepts.errors)}`);
+				expect(validate(body)).toEqual([]);
+			}),
+			{ numRuns: 500 },
+		);
+	});
+
+	it('every value validate rejects is also rejected by ajv', () => {
+		let rejected = 0;
+		fc.assert(
+			fc.property(fc.constantFrom(...FILTERS), fc.oneof(anyWireValue, fc.constant(undefined)), (spec, raw) => {
+				const value = raw === undefined ? undefined : raw;
+				const body = value === undefined ? {} : { [spec.key]: value };
+				if (validate(body).length > 0) {
+					rejected++;
+					expect(serverAccepts(body)).toBe(false);
+				}
+			}),
+			{ numRuns: 3000 },
+		);
+		// A property that never sees a rejection proves nothing.
+		expect(rejected).toBeGreaterThan(1000);
+	});
+});

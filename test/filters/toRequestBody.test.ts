@@ -1,0 +1,56 @@
+import { toRequestBody } from '../../nodes/JobSearch/filters';
+
+describe('toRequestBody', () => {
+	it('turns node values into the flat dotted wire body', () => {
+		const body = toRequestBody({
+			basicFilters: { searchPeriod: '24h', jobCategories: ['Web Development', 'All - Writing'] },
+			budgetFilters: { budgetHourlyRateMin: 25, budgetConnectsPriceMax: 16, budgetJobDurations: ['UP_TO_ONE_MONTH'] },
+			keywordFilters: { includeKeywordsKeywords: 'react, node.js , ', includeKeywordsMatchTitle: true },
+			clientFilters: { clientIncludeLocations: 'us, GB', clientPaymentMethodVerified: true },
+		});
+		expect(body).toEqual({
+			searchPeriod: '24h',
+			jobCategories: ['Web Development', 'All - Writing'],
+			'includeKeywords.keywords': ['react', 'node.js'],
+			'includeKeywords.matchTitle': true,
+			'budget.hourlyRate.min': '25',
+			'budget.connectsPrice.max': 16,
+			'budget.jobDurations': ['UP_TO_ONE_MONTH'],
+			'client.paymentMethodVerified': true,
+			'client.includeLocations': [
+				{ type: 'COUNTRY', value: 'US' },
+				{ type: 'COUNTRY', value: 'GB' },
+			],
+		});
+	});
+
+	it('sends money as strings and connects as integers', () => {
+		const body = toRequestBody({ budgetFilters: { budgetFixedPriceMax: 1500.5, budgetConnectsPriceMin: '4' } });
+		expect(body['budget.fixedPrice.max']).toBe('1500.5');
+		expect(body['budget.connectsPrice.min']).toBe(4);
+	});
+
+	it('leaves out empty values but keeps an explicit false', () => {
+		const body = toRequestBody({
+			basicFilters: { jobCategories: [], fromDate: '' },
+			keywordFilters: { excludeKeywordsKeywords: ' , ', excludeKeywordsMatchSkills: false },
+		});
+		expect(body).toEqual({ 'excludeKeywords.matchSkills': false });
+	});
+
+	it('writes dates as UTC ISO 8601 with milliseconds, reading zone-less picker values as UTC', () => {
+		const body = toRequestBody({ basicFilters: { fromDate: '2026-11-01T08:30:00', toDate: '2026-11-02T00:00:00+02:00' } });
+		expect(body.fromDate).toBe('2026-11-01T08:30:00.000Z');
+		expect(body.toDate).toBe('2026-11-01T22:00:00.000Z');
+	});
+
+	it('merges Additional Filters last so they win', () => {
+		const body = toRequestBody({ basicFilters: { searchPeriod: '24h' } }, { searchPeriod: '7d', 'future.key': 1 });
+		expect(body).toEqual({ searchPeriod: '7d', 'future.key': 1 });
+	});
+
+	it('passes values it cannot convert through unchanged, for validate to name', () => {
+		const body = toRequestBody({ basicFilters: { fromDate: 'next tuesday' } });
+		expect(body.fromDate).toBe('next tuesday');
+	});
+});
