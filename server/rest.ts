@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import { TOOL_NAMES } from '../nodes/JobSearch/filters';
+import { sendError, type ToolRouteGuards } from './app';
+import { isJsonContentType } from './auth';
+import { notFound, validationError } from './errors';
+import { handleTool, isToolName, type ServiceState } from './handlers';
+
+/** REST: `POST /v1/<tool>`; the body is the tool input itself, the answer the spec's envelope. */
+export function registerRest(app: FastifyInstance, state: ServiceState, guards: ToolRouteGuards): void {
+	app.all<{ Params: { tool: string } }>(
+		'/v1/:tool',
+		{
+			onRequest: [
+				guards.postOnly,
+				// An unknown tool is a 404 whatever the key.
+				async (request, reply) => {
+					if (!isToolName(request.params.tool)) {
+						return sendError(reply, notFound(`Unknown tool "${request.params.tool}". Tools: ${TOOL_NAMES.join(', ')}`));
+					}
+				},
+				guards.authenticate,
+			],
+			preHandler: guards.preHandler,
+		},
+		async (request, reply) => {
+			if (!isJsonContentType(request.headers['content-type'])) {
+				return sendError(reply, validationError('Content-Type must be application/json'));
+			}
+			const outcome = handleTool(state, { key: request.callKey!, transport: 'rest' }, request.params.tool, request.body);
+			return reply.code(outcome.status).headers(outcome.headers).send(outcome.body);
+		},
+	);
+}

@@ -1,0 +1,220 @@
+import type { Clock } from './clock';
+import { completeJob, generateJob, type DeepPartial } from './generator';
+import type { Job } from './model';
+import { seededRandom, seedFromText } from './random';
+
+/** A visible job with what the search reads most, parsed once. */
+export interface Entry {
+	job: Job;
+	createdMs: number;
+}
+
+export interface LiveOptions {
+	postingsPerHour?: number;
+	minLagMs?: number;
+	maxLagMs?: number;
+}
+
+export interface StoreOptions {
+	clock: Clock;
+	seed: number;
+	jobs: number;
+	live?: LiveOptions;
+}
+
+export type ScriptedJob = DeepPartial<Job> & { visibleAt?: number };
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+// Seeded jobs spread over the last 30 days, as the public index holds.
+const SEEDED_SPAN_MS = 30 * DAY_MS;
+// Live arrivals older than this are never generated, so a clock jumped far ahead costs bounded work.
+const LIVE_CATCH_UP_LIMIT_MS = 30 * DAY_MS;
+// The public index refreshes every 5 to 15 minutes (service-facts A1).
+const DEFAULT_LIVE: Required<LiveOptions> = { postingsPerHour: 60, minLagMs: 5 * 60_000, maxLagMs: 15 * 60_000 };
+// Below this many new entries a splice is cheaper than a merge of the whole index.
+const SPLICE_BATCH_LIMIT = 32;
+
+/** Newest first, then uid descending (decision B1). Uids compare as numbers written in digits. */
+export function compareEntries(a: Entry, b: Entry): number {
+	if (a.createdMs !== b.createdMs) return b.createdMs - a.createdMs;
+	return compareUidDesc(a.job.uid, b.job.uid);
+}
+
+function compareUidDesc(a: string, b: string): number {
+	if (a.length !== b.length) return b.length - a.length;
+	return a < b ? 1 : a > b ? -1 : 0;
+}
+
+/** First index whose entry is at or before `ms` (entries are newest first). */
+export function firstAtOrBefore(entries: readonly Entry[], ms: number): number {
+	let lo = 0;
+	let hi = entries.length;
+	while (lo < hi) {
+		const mid = (lo + hi) >>> 1;
+		if (entries[mid].createdMs > ms) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo;
+}
+
+/** First index whose entry is strictly before `ms`. */
+export function firstBefore(entries: readonly Entry[], ms: number): number {
+	let lo = 0;
+	let hi = entries.length;
+	while (lo < hi) {
+		const mid = (lo + hi) >>> 1;
+		if (entries[mid].createdMs >= ms) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo;
+}
+
+function mergeSorted(into: Entry[], batch: Entry[]): Entry[] {
+	if (batch.length <= SPLICE_BATCH_LIMIT) {
+		for (const entry of batch) {
+			let lo = 0;
+			let hi = into.length;
+			while (lo < hi) {
+				const mid = (lo + hi) >>> 1;
+				if (compareEntries(into[mid], entry) < 0) lo = mid + 1;
+				else hi = mid;
+			}
+			into.splice(lo, 0, entry);
+		}
+		return into;
+	}
+	const sorted = [...batch].sort(compareEntries);
+	const out: Entry[] = new Array(into.length + sorted.length);
+	let i = 0;
+	let j = 0;
+	let k = 0;
+	while (i < into.length && j < sorted.length) out[k++] = compareEntries(into[i], sorted[j]) <= 0 ? into[i++] : sorted[j++];
+	while (i < into.length) out[k++] = into[i++];
+	while (j < sorted.length) out[k++] = sorted[j++];
+	return out;
+}
+
+interface Pending {
+	entry: Entry;
+	visibleAt: number;
+}
+
+/**
+ * The job index: every visible job, newest first, plus the same per category, so a search only
+ * walks the time window of the categories it asks for. Jobs not yet visible (ingestion lag) wait
+ * in `pending` until the clock reaches them.
+ */
+export class JobStore {
+	private entries: Entry[] = [];
+	private byCategory = new Map<string, Entry[]>();
+	private byUid = new Map<string, Entry>();
+	private pending: Pending[] = [];
+	private nextSerial = 0;
+	private readonly live?: Required<LiveOptions> & { startMs: number; next: number };
+
+	constructor(private readonly options: StoreOptions) {
+		const now = options.clock.now();
+		const random = seededRandom(options.seed);
+		// Times first, then serials in time order, so uids grow with createdAt as upstream.
+		const times = Array.from({ length: options.jobs }, () => now - Math.floor(random() * SEEDED_SPAN_MS)).sort((a, b) => a - b);
+		this.addVisible(times.map((ms) => this.entryOf(generateJob(random, this.nextSerial++, ms))));
+		if (options.live) {
+			const live = { ...DEFAULT_LIVE, ...options.live };
+			if (live.postingsPerHour <= 0 || live.minLagMs < 0 || live.maxLagMs < live.minLagMs) {
+				throw new Error('live: postingsPerHour must be positive and 0 <= minLagMs <= maxLagMs');
+			}
+			this.live = { ...live, startMs: now, next: 0 };
+		}
+	}
+
+	/** Everything a search may see now, newest first. */
+	visible(): readonly Entry[] {
+		this.catchUp();
+		return this.entries;
+	}
+
+	visibleInCategory(category: string): readonly Entry[] {
+		this.catchUp();
+		return this.byCategory.get(category) ?? [];
+	}
+
+	/** A visible job by uid: a posting still in ingestion is not found, as upstream. */
+	get(uid: string): Job | undefined {
+		this.catchUp();
+		return this.byUid.get(uid)?.job;
+	}
+
+	size(): number {
+		return this.entries.length;
+	}
+
+	add(scripted: readonly ScriptedJob[]): Job[] {
+		const now = this.options.clock.now();
+		const visibleNow: Entry[] = [];
+		const jobs = scripted.map(({ visibleAt, ...override }, index) => {
+			const createdMs = override.createdAt !== undefined ? Date.parse(override.createdAt) : now;
+			if (Number.isNaN(createdMs)) throw new Error(`addJobs[${index}]: createdAt is not a date`);
+			if (override.uid !== undefined && !/^[0-9]+$/.test(override.uid)) throw new Error(`addJobs[${index}]: uid must be digits`);
+			const random = seededRandom(seedFromText(`scripted:${this.nextSerial}`, this.options.seed));
+			const job = completeJob(generateJob(random, this.nextSerial++, createdMs), override);
+			if (this.byUid.has(job.uid) || this.pending.some((p) => p.entry.job.uid === job.uid)) {
+				throw new Error(`addJobs[${index}]: uid ${job.uid} already exists`);
+			}
+			const entry = this.entryOf(job);
+			const at = visibleAt ?? createdMs;
+			if (at <= now) visibleNow.push(entry);
+			else this.pending.push({ entry, visibleAt: at });
+			return job;
+		});
+		this.addVisible(visibleNow);
+		return jobs;
+	}
+
+	private entryOf(job: Job): Entry {
+		return { job, createdMs: Date.parse(job.createdAt) };
+	}
+
+	private addVisible(batch: Entry[]): void {
+		if (batch.length === 0) return;
+		this.entries = mergeSorted(this.entries, batch);
+		const perCategory = new Map<string, Entry[]>();
+		for (const entry of batch) {
+			this.byUid.set(entry.job.uid, entry);
+			const list = perCategory.get(entry.job.category) ?? [];
+			list.push(entry);
+			perCategory.set(entry.job.category, list);
+		}
+		for (const [category, list] of perCategory) {
+			this.byCategory.set(category, mergeSorted(this.byCategory.get(category) ?? [], list));
+		}
+	}
+
+	/** Brings live arrivals and lagged postings up to the clock. Cheap when nothing is due. */
+	private catchUp(): void {
+		const now = this.options.clock.now();
+		if (this.live) this.generateArrivals(now);
+		if (this.pending.length === 0) return;
+		const due = this.pending.filter((p) => p.visibleAt <= now);
+		if (due.length === 0) return;
+		this.pending = this.pending.filter((p) => p.visibleAt > now);
+		this.addVisible(due.map((p) => p.entry));
+	}
+
+	private generateArrivals(now: number): void {
+		const live = this.live!;
+		const intervalMs = 3_600_000 / live.postingsPerHour;
+		const arrivalAt = (index: number) => live.startMs + Math.round((index + 1) * intervalMs);
+		const oldestWorthGenerating = now - LIVE_CATCH_UP_LIMIT_MS;
+		if (arrivalAt(live.next) < oldestWorthGenerating) {
+			live.next = Math.max(live.next, Math.ceil((oldestWorthGenerating - live.startMs) / intervalMs) - 1);
+		}
+		for (; arrivalAt(live.next) <= now; live.next++) {
+			// Each arrival has its own stream, so skipping ahead never changes the ones that follow.
+			const random = seededRandom(seedFromText(`live:${live.next}`, this.options.seed));
+			const createdMs = arrivalAt(live.next);
+			const lagMs = live.minLagMs + Math.floor(random() * (live.maxLagMs - live.minLagMs + 1));
+			const entry = this.entryOf(generateJob(random, this.nextSerial++, createdMs));
+			this.pending.push({ entry, visibleAt: createdMs + lagMs });
+		}
+	}
+}

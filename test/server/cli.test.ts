@@ -1,0 +1,57 @@
+import { spawn } from 'child_process';
+import { writeFileSync, mkdtempSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { createInterface } from 'readline';
+import axios from 'axios';
+
+const ROOT = join(__dirname, '..', '..');
+
+function startCli(args: string[]) {
+	const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'server/cli.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+	const lines = createInterface({ input: child.stdout! });
+	const read: string[] = [];
+	const firstLines = (count: number) =>
+		new Promise<string[]>((resolve, reject) => {
+			lines.on('line', (line) => {
+				read.push(line);
+				if (read.length === count) resolve(read);
+			});
+			child.on('exit', (code) => reject(new Error(`exited ${code}`)));
+		});
+	return { child, firstLines };
+}
+
+describe('npm run server', () => {
+	it('prints exactly "listening on <url>" first, then demo keys that work', async () => {
+		const { child, firstLines } = startCli(['--port', '0', '--jobs', '30', '--seed', '2']);
+		try {
+			const [first, , free] = await firstLines(3);
+			expect(first).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
+			const url = first.slice('listening on '.length);
+			const key = /demo key \(free\): (gm_\S+)/.exec(free)![1];
+			const res = await axios.post(`${url}/v1/search_jobs`, { limit: 100 }, { headers: { authorization: `Bearer ${key}` } });
+			expect(res.data.data.total).toBe(30);
+		} finally {
+			child.kill('SIGTERM');
+		}
+	});
+
+	it('loads accounts from a file, hashing their keys and refusing revoked ones', async () => {
+		const file = join(mkdtempSync(join(tmpdir(), 'server-cli-')), 'accounts.json');
+		const key = 'gm_dGhpc2lzYW5leGFtcGxla2V5';
+		const revoked = 'gm_cmV2b2tlZA';
+		writeFileSync(file, JSON.stringify({ accounts: [{ id: 'a', plan: 'pro', poolMicrocents: 1000, packMicrocents: 0, keys: [key], revokedKeys: [revoked] }] }));
+		const { child, firstLines } = startCli(['--port', '0', '--accounts', file, '--jobs', '5', '--faults']);
+		try {
+			const [first] = await firstLines(1);
+			const url = first.slice('listening on '.length);
+			const ok = await axios.post(`${url}/v1/search_jobs`, { limit: 1 }, { headers: { authorization: `Bearer ${key}` } });
+			expect(ok.data.usage).toEqual({ consumedMicrocents: 1000, remainingMicrocents: 0 });
+			const refused = await axios.post(`${url}/v1/search_jobs`, {}, { headers: { authorization: `Bearer ${revoked}` }, validateStatus: () => true });
+			expect(refused.status).toBe(401);
+		} finally {
+			child.kill('SIGTERM');
+		}
+	});
+});
