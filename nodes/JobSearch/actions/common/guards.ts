@@ -1,0 +1,65 @@
+import { sleep, type IDataObject, type INode } from 'n8n-workflow';
+
+import { toolDefinitions, type ToolName } from '../../filters';
+import { formatUsd, worstCaseMicrocents } from '../../pricing';
+import { operationError } from '../../transport/errors';
+
+/**
+ * The credit one execution may still spend. Each call reserves its worst case before it is
+ * sent and settles to what the service reports after, so parallel calls cannot overshoot.
+ * Lives for one execute() call only: nothing is kept between executions or workers.
+ */
+export class CreditBudget {
+	private spent = 0;
+
+	private reserved = 0;
+
+	constructor(
+		private readonly node: INode,
+		private readonly capMicrocents: number | undefined,
+	) {}
+
+	reserve(tool: ToolName, body: IDataObject, itemIndex: number): number {
+		const worst = worstCaseMicrocents(tool, body);
+		const cap = this.capMicrocents;
+		if (cap !== undefined && this.spent + this.reserved + worst > cap) {
+			const title = toolDefinitions().find((t) => t.name === tool)?.title ?? tool;
+			throw operationError(
+				this.node,
+				'credit_cap_reached',
+				`Stopped before ${title}: it could cost up to ${formatUsd(worst)}, and this execution has already used ${formatUsd(this.spent + this.reserved)} of its ${formatUsd(cap)} cap [item ${itemIndex}]`,
+				{
+					itemIndex,
+					description:
+						'Nothing was sent for this item. Raise "Max Credit per Execution (USD)" in the options, or lower the Limit (a search is billed per returned row).',
+				},
+			);
+		}
+		this.reserved += worst;
+		return worst;
+	}
+
+	settle(reservation: number, consumedMicrocents: number): void {
+		this.reserved -= reservation;
+		this.spent += consumedMicrocents;
+	}
+
+	get spentMicrocents(): number {
+		return this.spent;
+	}
+}
+
+/** Spaces request starts at least `intervalMs` apart across all concurrent items. */
+export class Pacer {
+	private nextAt = 0;
+
+	constructor(private readonly intervalMs: number) {}
+
+	async wait(): Promise<void> {
+		if (this.intervalMs <= 0) return;
+		const now = Date.now();
+		const at = Math.max(now, this.nextAt);
+		this.nextAt = at + this.intervalMs;
+		if (at > now) await sleep(at - now);
+	}
+}

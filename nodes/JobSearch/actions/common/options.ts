@@ -1,0 +1,130 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_WAIT_MS, DEFAULT_MAX_RETRY_WAIT_SECONDS } from '../../transport/tunables';
+import { MICROCENTS_PER_USD } from '../../pricing';
+import type { ItemOptions } from '../types';
+
+const premiumOperations = ['get', 'getActivity', 'getHistory'];
+
+/** The "Options" collection shared by every operation. */
+export const optionsDescription: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			displayName: 'Concurrency',
+			name: 'concurrency',
+			type: 'number',
+			default: 1,
+			typeOptions: { minValue: 1, maxValue: 20, numberPrecision: 0 },
+			description:
+				'How many input items are sent to the service at the same time. Read from the first item. Keep it low on the Free plan (10 requests a minute).',
+		},
+		{
+			displayName: 'Include Usage',
+			name: 'includeUsage',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to add a "usage" field with the credit this call consumed and the credit left (microcents and USD)',
+		},
+		{
+			displayName: 'Max Credit per Execution (USD)',
+			name: 'maxCreditUsd',
+			type: 'number',
+			default: 0,
+			typeOptions: { minValue: 0, numberPrecision: 4 },
+			description:
+				'Stop before a request that could take this execution past this amount. A search counts as Limit × $0.00579. 0 means no cap. Read from the first item.',
+		},
+		{
+			displayName: 'Max Retries',
+			name: 'maxRetries',
+			type: 'number',
+			default: DEFAULT_MAX_RETRIES,
+			typeOptions: { minValue: 0, maxValue: 10, numberPrecision: 0 },
+			description:
+				'How often one request is retried after a rate limit (429), an internal error (500) or a dropped connection. Other errors are never retried.',
+		},
+		{
+			displayName: 'Max Retry Wait (Seconds)',
+			name: 'maxRetryWaitSeconds',
+			type: 'number',
+			default: DEFAULT_MAX_RETRY_WAIT_SECONDS,
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			description:
+				'The longest one request may spend waiting between retries. When the service asks to wait longer, the node fails and says how long it asked for.',
+		},
+		{
+			displayName: 'Min Interval Between Requests (Ms)',
+			name: 'minIntervalMs',
+			type: 'number',
+			default: 0,
+			typeOptions: { minValue: 0, numberPrecision: 0 },
+			description:
+				'Space requests at least this far apart, so many input items stay under the rate limit (6000 keeps a Free key at 10 a minute). Read from the first item.',
+		},
+		{
+			displayName: 'On Premium Not Included',
+			name: 'onPremiumNotIncluded',
+			type: 'options',
+			displayOptions: { show: { '/operation': premiumOperations } },
+			default: 'error',
+			description: 'What to do when the plan lacks the premium addon this operation needs (403)',
+			options: [
+				{ name: 'Error', value: 'error', description: 'Fail (or emit an error item with Continue On Fail)' },
+				{ name: 'Pass Item Through', value: 'passThrough', description: 'Output the input item unchanged, with a note in "jobSearchNote"' },
+				{ name: 'Skip Item', value: 'skip', description: 'Output nothing for this item' },
+			],
+		},
+		{
+			displayName: 'Output',
+			name: 'output',
+			type: 'options',
+			displayOptions: { show: { '/operation': ['search'] } },
+			default: 'perJob',
+			options: [
+				{ name: 'One Item per Job', value: 'perJob' },
+				{ name: 'One Item With the Whole Response', value: 'wholeResponse', description: 'The jobs in a "jobs" list, plus "total" (all matches, before Limit)' },
+			],
+		},
+	],
+};
+
+function raw(this: IExecuteFunctions, itemIndex: number): IDataObject {
+	return this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+}
+
+export function itemOptions(this: IExecuteFunctions, itemIndex: number): ItemOptions & {
+	maxRetries: number;
+	maxRetryWaitMs: number;
+} {
+	const o = raw.call(this, itemIndex);
+	return {
+		output: o.output === 'wholeResponse' ? 'wholeResponse' : 'perJob',
+		includeUsage: o.includeUsage === true,
+		onPremiumNotIncluded: (o.onPremiumNotIncluded as ItemOptions['onPremiumNotIncluded']) ?? 'error',
+		maxRetries: typeof o.maxRetries === 'number' ? o.maxRetries : DEFAULT_MAX_RETRIES,
+		maxRetryWaitMs: typeof o.maxRetryWaitSeconds === 'number' ? o.maxRetryWaitSeconds * 1000 : DEFAULT_MAX_RETRY_WAIT_MS,
+	};
+}
+
+/** Settings that bound the whole execution, so they are read once, from the first item. */
+export interface ExecutionSettings {
+	concurrency: number;
+	minIntervalMs: number;
+	maxCreditMicrocents?: number;
+}
+
+export function executionSettings(this: IExecuteFunctions): ExecutionSettings {
+	if (this.getInputData().length === 0) return { concurrency: 1, minIntervalMs: 0 };
+	const o = raw.call(this, 0);
+	const maxCreditUsd = typeof o.maxCreditUsd === 'number' ? o.maxCreditUsd : 0;
+	return {
+		concurrency: Math.max(1, Math.floor(Number(o.concurrency ?? 1)) || 1),
+		minIntervalMs: Math.max(0, Number(o.minIntervalMs ?? 0) || 0),
+		maxCreditMicrocents: maxCreditUsd > 0 ? Math.round(maxCreditUsd * MICROCENTS_PER_USD) : undefined,
+	};
+}

@@ -1,0 +1,2 @@
+export { simplifyJob } from './simplifyJob';
+export { errorItem, usageFields, withUsage } from './items';

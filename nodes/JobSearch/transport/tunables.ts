@@ -1,0 +1,43 @@
+/**
+ * Every number the transport tunes, in one place, each with the reason for its value.
+ * Node options (Max Retries, Max Retry Wait) override the defaults per execution.
+ */
+
+/** A 10,000-row search is a few MB; a minute covers it on a slow link without hanging a worker. */
+export const REQUEST_TIMEOUT_MS = 60_000;
+
+/** Three retries ride out a short rate-limit burst or a brief outage without hiding a real one. */
+export const DEFAULT_MAX_RETRIES = 3;
+
+/** The rate-limit window is one minute, so one full window is the longest wait worth sitting through. */
+export const DEFAULT_MAX_RETRY_WAIT_SECONDS = 60;
+export const DEFAULT_MAX_RETRY_WAIT_MS = DEFAULT_MAX_RETRY_WAIT_SECONDS * 1000;
+
+/** The service rejects a retry that comes even a little early (spec 7), so wait this much longer. */
+export const RETRY_AFTER_CUSHION_MS = 25;
+
+/** Used when a 429 carries neither Retry-After nor retryAfterMs: a tenth of the one-minute window. */
+export const FALLBACK_RETRY_AFTER_MS = 6_000;
+
+/** First backoff after a 500 or a dropped connection; it doubles on each further attempt. */
+export const BACKOFF_BASE_MS = 200;
+
+/** No single backoff step grows past this, whatever the attempt number. */
+export const BACKOFF_CAP_MS = 10_000;
+
+/** Up to this share of each backoff is random, so parallel workers do not retry in lockstep. */
+export const BACKOFF_JITTER_RATIO = 0.5;
+
+/** Network failures that happen before the service could have answered, so a retry is safe. */
+export const RETRYABLE_NETWORK_CODES: readonly string[] = [
+	'ECONNRESET',
+	'ECONNREFUSED',
+	'EPIPE',
+	'EAI_AGAIN',
+	'ENETUNREACH',
+	'EHOSTUNREACH',
+	'ERR_SOCKET_CONNECTION_TIMEOUT',
+];
+
+/** Statuses that a retry cannot fix (bad input, auth, plan, credit, size): fail at once. */
+export const NEVER_RETRY_STATUSES: readonly number[] = [400, 401, 402, 403, 404, 405, 413];

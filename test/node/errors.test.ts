@@ -1,0 +1,170 @@
+import { clientOp, getJob, runJobSearch, search, startTestService, type TestService } from './helpers';
+
+let service: TestService;
+beforeAll(async () => {
+	service = await startTestService({ faults: true, rateLimits: { free: { requests: 2, windowMs: 300 } } });
+});
+afterAll(async () => await service.server.close());
+
+const detailsOf = (error: unknown) => (error as { context?: { jobSearch?: Record<string, unknown> } })?.context?.jobSearch;
+
+describe('errors the service answers', () => {
+	it('says the key is missing, wrong or revoked on 401, for a wrong and a revoked key', async () => {
+		const { key, credentials } = await service.account('pro');
+		const wrong = await runJobSearch(search(), { credentials: { ...credentials, apiKey: 'gm_notARealKey' } });
+		await service.server.admin.revokeKey(key);
+		const revoked = await runJobSearch(search(), { credentials });
+		for (const { error } of [wrong, revoked]) {
+			expect(error?.message).toBe('The API key is missing, wrong or revoked');
+			expect((error as { httpCode?: string }).httpCode).toBe('401');
+			expect(detailsOf(error)).toEqual(expect.objectContaining({ error_code: 'invalid_key', httpCode: 401 }));
+			expect((error as { failure?: unknown }).failure).toEqual({ cause: 'credential-invalid' });
+		}
+	});
+
+	it('does not retry a 402 and shows needed and available credit, the hint and the upgrade URL', async () => {
+		const { id, credentials } = await service.account('pro', { poolMicrocents: 0, packMicrocents: 0 });
+		const { error } = await runJobSearch(search({ limit: 10, options: { maxRetries: 5 } }), { credentials });
+		expect(error?.message).toMatch(/^Out of credit/);
+		expect(error?.description).toContain('Needed: $0.0579 (5790000 microcents). Available: $0 (0 microcents).');
+		expect(error?.description).toMatch(/https?:\/\/\S+/);
+		expect(detailsOf(error)?.error_code).toBe('insufficient_credits');
+		expect(service.server.admin.callLog(id).map((c) => c.status)).toEqual([402]);
+	});
+
+	it('repeats the service field message on 400 and does not retry it', async () => {
+		const { id, credentials } = await service.account('pro');
+		const { error } = await runJobSearch(search({ additionalFilters: '{"budget.hourlyRat.min": "5"}', options: { maxRetries: 3 } }), {
+			credentials,
+		});
+		expect(error?.message).toMatch(/^The service rejected the input: .*budget\.hourlyRat\.min/);
+		expect(detailsOf(error)?.error_code).toBe('validation_error');
+		expect(service.server.admin.callLog(id).map((c) => c.status)).toEqual([400]);
+	});
+
+	it('reports a job the service does not know as 404 not_found', async () => {
+		const { credentials } = await service.account('pro');
+		const { error } = await runJobSearch(getJob('42'), { credentials });
+		expect(error?.message).toMatch(/^Not found/);
+		expect(detailsOf(error)).toEqual(expect.objectContaining({ error_code: 'not_found', httpCode: 404 }));
+	});
+
+	it('states the 10 MiB cap on 413', async () => {
+		const { credentials } = await service.account('pro');
+		const huge = JSON.stringify({ 'includeKeywords.keywords': ['x'.repeat(10.5 * 1024 * 1024)] });
+		const { error } = await runJobSearch(search({ additionalFilters: huge }), { credentials });
+		expect(error?.message).toContain('10 MiB');
+		expect(detailsOf(error)?.error_code).toBe('payload_too_large');
+	});
+});
+
+describe('premium operations on a plan without the addon', () => {
+	const input = [{ keep: 'me' }];
+
+	it('fails by default, naming the addon and the plan that includes it', async () => {
+		const { credentials } = await service.account('free');
+		const [job] = service.server.admin.visibleJobs();
+		const { error } = await runJobSearch(clientOp('getActivity', job.uid), { credentials, input });
+		expect(error?.message).toBe('Get Client Activity needs the premium addon, which your plan does not include');
+		expect(error?.description).toContain('Pro');
+		expect(detailsOf(error)?.error_code).toBe('addon_forbidden');
+	});
+
+	it('outputs nothing for the item with Skip Item', async () => {
+		const { credentials } = await service.account('free');
+		const [job] = service.server.admin.visibleJobs();
+		const run = await runJobSearch(clientOp('getHistory', job.uid, { options: { onPremiumNotIncluded: 'skip' } }), {
+			credentials,
+			input,
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.output).toEqual([]);
+	});
+
+	it('outputs the input item with a note with Pass Item Through, also for Get Job with client history', async () => {
+		const { credentials } = await service.account('free');
+		const [job] = service.server.admin.visibleJobs();
+		const run = await runJobSearch(
+			getJob(job.uid, { includeClientHistory: true, options: { onPremiumNotIncluded: 'passThrough' } }),
+			{ credentials, input },
+		);
+		expect(run.output).toEqual([
+			{ json: { keep: 'me', jobSearchNote: expect.stringContaining('premium addon') }, pairedItem: { item: 0 } },
+		]);
+	});
+});
+
+describe('retries', () => {
+	it('waits as long as a 429 asks and then succeeds', async () => {
+		const { id, credentials } = await service.account('free');
+		const run = await runJobSearch(search({ limit: 1 }), { credentials, input: [{}, {}, {}] });
+		expect(run.error).toBeUndefined();
+		expect(run.output).toHaveLength(3);
+		expect(service.server.admin.callLog(id).map((c) => c.status)).toEqual([200, 200, 429, 200]);
+	});
+
+	it('fails saying how long the service asked to wait when that is past Max Retry Wait', async () => {
+		const { credentials } = await service.account('free');
+		const run = await runJobSearch(search({ limit: 1, options: { maxRetryWaitSeconds: 0.01 } }), {
+			credentials,
+			input: [{}, {}, {}],
+			continueOnFail: true,
+		});
+		const failed = run.output[2].json;
+		expect(failed.error).toMatch(/^Rate limited: the service asked to wait 0\.\d s, longer than this node may wait/);
+		expect(failed).toEqual(expect.objectContaining({ error_code: 'rate_limited', httpCode: 429, retryAfterMs: expect.any(Number) }));
+		expect(failed.retryAfterMs as number).toBeGreaterThan(0);
+		expect(failed.retryAfterMs as number).toBeLessThanOrEqual(300);
+	});
+
+	it('fails saying the retries are used up when Max Retries is 0', async () => {
+		const { credentials } = await service.account('free');
+		const run = await runJobSearch(search({ limit: 1, options: { maxRetries: 0 } }), { credentials, input: [{}, {}, {}] });
+		expect(run.error?.message).toMatch(/^Rate limited: the service asked to wait 0\.\d s, and Max Retries \(0\) is used up$/);
+		expect((run.error as { failure?: { cause: string; retryAfterMs: number } }).failure).toEqual({
+			cause: 'rate-limited',
+			retryAfterMs: expect.any(Number),
+		});
+	});
+
+	it.each([
+		['a 500', '500'],
+		['a dropped connection', 'drop'],
+	] as const)('retries %s with backoff and then succeeds', async (_name, kind) => {
+		const { credentials } = await service.account('pro');
+		service.server.admin.injectFault({ kind, tool: 'search_jobs' });
+		const retried = await runJobSearch(search({ limit: 2 }), { credentials });
+		expect(retried.error).toBeUndefined();
+		expect(retried.output).toHaveLength(2);
+
+		service.server.admin.injectFault({ kind, tool: 'search_jobs' });
+		const notRetried = await runJobSearch(search({ limit: 2, options: { maxRetries: 0 } }), { credentials });
+		expect(detailsOf(notRetried.error)?.error_code).toBe(kind === '500' ? 'runtime_error' : 'network_error');
+	});
+
+	it('gives up on a 500 that persists after Max Retries, saying so', async () => {
+		const { credentials } = await service.account('pro');
+		service.server.admin.injectFault({ kind: '500', tool: 'search_jobs', times: 3 });
+		const { error } = await runJobSearch(search({ options: { maxRetries: 2 } }), { credentials });
+		expect(error?.message).toBe('The service had an internal error (still failing after 2 retries)');
+		expect((error as { failure?: unknown }).failure).toEqual({ cause: 'temporarily-unavailable' });
+	});
+});
+
+describe('continue on fail', () => {
+	it('emits an error item paired with the failing item and goes on with the next', async () => {
+		const { credentials } = await service.account('pro');
+		const [a, b] = service.server.admin.visibleJobs();
+		const run = await runJobSearch(getJob('={{ $json.uid }}'), {
+			credentials,
+			input: [{ uid: a.uid }, { uid: 'not-a-uid' }, { uid: '7' }, { uid: b.uid }],
+			continueOnFail: true,
+		});
+		expect(run.output.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(run.output[0].json.uid).toBe(a.uid);
+		expect(run.output[1].json).toEqual(expect.objectContaining({ error_code: 'invalid_input', httpCode: null }));
+		expect(run.output[1].json.error).toContain('[item 1]');
+		expect(run.output[2].json).toEqual(expect.objectContaining({ error_code: 'not_found', httpCode: 404 }));
+		expect(run.output[3].json.uid).toBe(b.uid);
+	});
+});

@@ -1,0 +1,77 @@
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import { startServer, type RunningServer, type StartServerOptions } from '../../server';
+import { chain, INPUT_TYPE, JOB_SEARCH_TYPE, runWorkflow, type HarnessCredentials, type WorkflowResult } from '../harness';
+
+export interface NodeRun extends WorkflowResult {
+	/** The Job Search node's output items. */
+	output: INodeExecutionData[];
+}
+
+export interface RunNodeOptions {
+	/** The items the Job Search node receives; one empty item by default. */
+	input?: IDataObject[];
+	continueOnFail?: boolean;
+	credentials: HarnessCredentials;
+}
+
+/** Runs Input → Job Search inside n8n-core with the given Job Search parameters. */
+export async function runJobSearch(parameters: INodeParameters, options: RunNodeOptions): Promise<NodeRun> {
+	const result = await runWorkflow({
+		credentials: options.credentials,
+		nodes: [
+			{ name: 'Input', type: INPUT_TYPE, parameters: { items: JSON.stringify(options.input ?? [{}]) } },
+			{
+				name: 'Job Search',
+				type: JOB_SEARCH_TYPE,
+				parameters,
+				...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+			},
+		],
+		connections: chain('Input', 'Job Search'),
+	});
+	return { ...result, output: result.items['Job Search'] ?? [] };
+}
+
+export interface TestService {
+	server: RunningServer;
+	/** Credentials of a fresh account of the given plan. */
+	account(plan: 'free' | 'pro' | 'enterprise', balance?: { poolMicrocents?: number; packMicrocents?: number }): Promise<{
+		id: string;
+		key: string;
+		credentials: HarnessCredentials;
+	}>;
+}
+
+export async function startTestService(options: StartServerOptions = {}): Promise<TestService> {
+	const server = await startServer({ jobs: 300, ...options });
+	let counter = 0;
+	return {
+		server,
+		account: async (plan, balance = {}) => {
+			const { id, key } = await server.admin.createAccount({ id: `acct-${plan}-${++counter}`, plan, ...balance });
+			return { id, key, credentials: { apiKey: key, baseUrl: server.url, mcpUrl: server.mcpUrl } };
+		},
+	};
+}
+
+export const search = (extra: INodeParameters = {}): INodeParameters => ({
+	resource: 'job',
+	operation: 'search',
+	limit: 5,
+	...extra,
+});
+
+export const getJob = (jobUid: string, extra: INodeParameters = {}): INodeParameters => ({
+	resource: 'job',
+	operation: 'get',
+	jobUid,
+	...extra,
+});
+
+export const clientOp = (operation: 'getActivity' | 'getHistory', jobUid: string, extra: INodeParameters = {}) => ({
+	resource: 'client',
+	operation,
+	jobUid,
+	...extra,
+});

@@ -1,0 +1,67 @@
+import { startCountingProxy } from './countingProxy';
+import { getJob, runJobSearch, search, startTestService, type TestService } from './helpers';
+
+let service: TestService;
+beforeAll(async () => {
+	service = await startTestService({ faults: true });
+});
+afterAll(async () => await service.server.close());
+
+describe('many input items', () => {
+	it.each([
+		[1, undefined],
+		[3, 3],
+	])('keeps at most %i request(s) in flight and pairs every output with its item', async (expected, concurrency) => {
+		const { credentials } = await service.account('enterprise');
+		const proxy = await startCountingProxy(service.server.url);
+		try {
+			const jobs = service.server.admin.visibleJobs().slice(0, 12);
+			service.server.admin.injectFault({ kind: 'delay', delayMs: 30, times: jobs.length, tool: 'get_job' });
+			const run = await runJobSearch(getJob('={{ $json.uid }}', { options: concurrency ? { concurrency } : {} }), {
+				credentials: { ...credentials, baseUrl: proxy.url },
+				input: jobs.map((j) => ({ uid: j.uid })),
+			});
+			expect(run.error).toBeUndefined();
+			expect(run.output.map((i) => [i.json.uid, i.pairedItem])).toEqual(jobs.map((j, item) => [j.uid, { item }]));
+			expect(proxy.maxInFlight()).toBe(expected);
+		} finally {
+			await proxy.close();
+		}
+	});
+
+	it('spaces requests by Min Interval Between Requests', async () => {
+		const { id, credentials } = await service.account('enterprise');
+		const jobs = service.server.admin.visibleJobs().slice(0, 4);
+		await runJobSearch(getJob('={{ $json.uid }}', { options: { minIntervalMs: 80, concurrency: 4 } }), {
+			credentials,
+			input: jobs.map((j) => ({ uid: j.uid })),
+		});
+		const at = service.server.admin.callLog(id).map((c) => c.at);
+		expect(at).toHaveLength(4);
+		for (let i = 1; i < at.length; i++) expect(at[i] - at[i - 1]).toBeGreaterThanOrEqual(70);
+	});
+});
+
+describe('Max Credit per Execution', () => {
+	it('stops before the request that could pass the cap, even with items in parallel', async () => {
+		const { id, credentials } = await service.account('pro');
+		// Each search of 10 rows may cost $0.0579: two fit under $0.12, a third could not.
+		const run = await runJobSearch(search({ limit: 10, options: { maxCreditUsd: 0.12, concurrency: 3 } }), {
+			credentials,
+			input: [{}, {}, {}],
+			continueOnFail: true,
+		});
+		expect(service.server.admin.callLog(id)).toHaveLength(2);
+		const errors = run.output.filter((i) => i.json.error_code);
+		expect(errors).toHaveLength(1);
+		expect(errors[0].json.error).toMatch(/^Stopped before Search Jobs: it could cost up to \$0\.0579.*\$0\.12 cap \[item \d\]$/);
+		expect(run.output.filter((i) => i.json.uid)).toHaveLength(20);
+	});
+
+	it('fails the node without continue on fail, having sent nothing past the cap', async () => {
+		const { id, credentials } = await service.account('pro');
+		const { error } = await runJobSearch(search({ limit: 100, options: { maxCreditUsd: 0.5 } }), { credentials });
+		expect(error?.message).toMatch(/^Stopped before Search Jobs: it could cost up to \$0\.579/);
+		expect(service.server.admin.callLog(id)).toEqual([]);
+	});
+});

@@ -1,0 +1,151 @@
+import { readFileSync } from 'fs';
+import { join } from 'path';
+
+import { PACKAGE_VERSION, USER_AGENT } from '../../nodes/JobSearch/transport';
+import { clientOp, getJob, runJobSearch, search, startTestService, type TestService } from './helpers';
+
+let service: TestService;
+beforeAll(async () => {
+	service = await startTestService();
+});
+afterAll(async () => await service.server.close());
+
+describe('Search Jobs', () => {
+	it('returns one simplified item per job, newest first, with pairedItem', async () => {
+		const { credentials } = await service.account('pro');
+		const { output, error } = await runJobSearch(search({ limit: 4 }), { credentials });
+		expect(error).toBeUndefined();
+		expect(output).toHaveLength(4);
+		for (const item of output) {
+			expect(item.pairedItem).toEqual({ item: 0 });
+			expect(item.json).toEqual(
+				expect.objectContaining({ uid: expect.stringMatching(/^\d+$/), title: expect.any(String), url: expect.any(String) }),
+			);
+			expect(item.json.client).toBeUndefined();
+		}
+		const times = output.map((i) => Date.parse(i.json.createdAt as string));
+		expect([...times].sort((a, b) => b - a)).toEqual(times);
+	});
+
+	it('returns the full job records when Simplify is off', async () => {
+		const { credentials } = await service.account('pro');
+		const { output } = await runJobSearch(search({ limit: 2, simplify: false }), { credentials });
+		expect(output[0].json).toEqual(expect.objectContaining({ client: expect.any(Object), description: expect.any(String) }));
+	});
+
+	it('sends the filters from the generated fields and Additional Filters, and the service applies them', async () => {
+		const { credentials } = await service.account('pro');
+		const { output, error } = await runJobSearch(
+			search({
+				limit: 50,
+				simplify: false,
+				budgetFilters: { budgetConnectsPriceMax: 6 },
+				clientFilters: { clientIncludeLocations: 'us, gb' },
+				additionalFilters: JSON.stringify({ 'client.paymentMethodVerified': true }),
+			}),
+			{ credentials },
+		);
+		expect(error).toBeUndefined();
+		expect(output.length).toBeGreaterThan(0);
+		for (const { json } of output) {
+			const job = json as { applicationCost: number; client: { countryCode: string; paymentMethodVerified: boolean } };
+			expect(job.applicationCost).toBeLessThanOrEqual(6);
+			expect(['US', 'GB']).toContain(job.client.countryCode);
+			expect(job.client.paymentMethodVerified).toBe(true);
+		}
+	});
+
+	it('outputs one item with the whole response and usage when asked', async () => {
+		const { credentials } = await service.account('pro');
+		const { output } = await runJobSearch(search({ limit: 3, options: { output: 'wholeResponse', includeUsage: true } }), {
+			credentials,
+		});
+		expect(output).toHaveLength(1);
+		expect(output[0].json.jobs).toHaveLength(3);
+		expect(output[0].json.total).toBeGreaterThanOrEqual(3);
+		expect(output[0].json.usage).toEqual(
+			expect.objectContaining({ consumedMicrocents: 3 * 579_000, consumedUsd: 0.01737, remainingMicrocents: expect.any(Number) }),
+		);
+		expect(output[0].pairedItem).toEqual({ item: 0 });
+	});
+
+	it('rejects a bad filter before sending anything, naming the field and the item', async () => {
+		const { id, credentials } = await service.account('pro');
+		const { error, output } = await runJobSearch(search({ clientFilters: { clientIncludeLocations: 'USA' } }), {
+			credentials,
+			input: [{}, {}],
+		});
+		expect(output).toEqual([]);
+		expect(error?.message).toMatch(/Client Countries|client\.includeLocations/);
+		expect(error?.message).toContain('[item 0]');
+		expect(service.server.admin.callLog(id)).toEqual([]);
+	});
+
+	it('rejects Additional Filters that are not a JSON object before sending anything', async () => {
+		const { id, credentials } = await service.account('pro');
+		const { error } = await runJobSearch(search({ additionalFilters: '{"searchPeriod": ' }), { credentials });
+		expect(error?.message).toMatch(/Additional Filters \(JSON\) is not valid JSON.*\[item 0\]/);
+		expect(service.server.admin.callLog(id)).toEqual([]);
+	});
+
+	it('asks for the service maximum of 10,000 rows with Return All', async () => {
+		const { credentials } = await service.account('enterprise');
+		const { output } = await runJobSearch(search({ returnAll: true }), { credentials });
+		expect(output).toHaveLength(300);
+	});
+});
+
+describe('Get Job', () => {
+	it('returns the simplified job for a uid from the search', async () => {
+		const { credentials } = await service.account('free');
+		const [job] = service.server.admin.visibleJobs();
+		const { output, error } = await runJobSearch(getJob(job.uid), { credentials });
+		expect(error).toBeUndefined();
+		expect(output).toEqual([
+			{ json: expect.objectContaining({ uid: job.uid, title: job.title, applicationCost: job.applicationCost }), pairedItem: { item: 0 } },
+		]);
+	});
+
+	it('adds the client history on a plan with the addon', async () => {
+		const { credentials } = await service.account('pro');
+		const [job] = service.server.admin.visibleJobs();
+		const { output } = await runJobSearch(getJob(job.uid, { includeClientHistory: true }), { credentials });
+		expect(Array.isArray(output[0].json.clientHistory)).toBe(true);
+	});
+
+	it('accepts a job link in place of the uid', async () => {
+		const { credentials } = await service.account('pro');
+		const [job] = service.server.admin.visibleJobs();
+		const { output } = await runJobSearch(getJob(job.externalLink), { credentials });
+		expect(output[0].json.uid).toBe(job.uid);
+	});
+
+	it('rejects a Job UID that is not digits before sending, naming the item', async () => {
+		const { id, credentials } = await service.account('pro');
+		const { error } = await runJobSearch(getJob('12ab'), { credentials });
+		expect(error?.message).toMatch(/Job UID must be a string of digits.*"12ab".*\[item 0\]/);
+		expect(service.server.admin.callLog(id)).toEqual([]);
+	});
+});
+
+describe('Client operations', () => {
+	it('gets client activity and history on a Pro plan', async () => {
+		const { credentials } = await service.account('pro');
+		const [job] = service.server.admin.visibleJobs();
+		const activity = await runJobSearch(clientOp('getActivity', job.uid), { credentials });
+		const history = await runJobSearch(clientOp('getHistory', job.uid, { options: { includeUsage: true } }), { credentials });
+		expect(activity.error).toBeUndefined();
+		expect(Object.keys(activity.output[0].json).length).toBeGreaterThan(1);
+		expect(history.output[0].json).toEqual(
+			expect.objectContaining({ clientHistory: expect.any(Array), usage: expect.objectContaining({ consumedMicrocents: 540_000 }) }),
+		);
+	});
+});
+
+describe('User-Agent', () => {
+	it('names the package version that package.json declares', () => {
+		const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { name: string; version: string };
+		expect(PACKAGE_VERSION).toBe(pkg.version);
+		expect(USER_AGENT).toBe(`${pkg.name}/${pkg.version}`);
+	});
+});

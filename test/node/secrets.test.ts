@@ -1,0 +1,92 @@
+import { getJob, runJobSearch, clientOp, search, startTestService, type NodeRun, type TestService } from './helpers';
+
+let service: TestService;
+beforeAll(async () => {
+	service = await startTestService({ faults: true, rateLimits: { free: { requests: 1, windowMs: 300 } } });
+});
+afterAll(async () => await service.server.close());
+
+/** Every string reachable from `root`, non-enumerable properties (such as `cause`) included. */
+function allStrings(root: unknown): string[] {
+	const seen = new Set<unknown>();
+	const out: string[] = [];
+	const visit = (value: unknown, depth: number) => {
+		if (typeof value === 'string') return void out.push(value);
+		if (typeof value !== 'object' || value === null || seen.has(value) || depth > 12) return;
+		seen.add(value);
+		for (const name of Object.getOwnPropertyNames(value)) {
+			let child: unknown;
+			try {
+				child = (value as Record<string, unknown>)[name];
+			} catch {
+				continue;
+			}
+			visit(child, depth + 1);
+		}
+	};
+	visit(root, 0);
+	return out;
+}
+
+function expectNoKey(run: NodeRun, key: string) {
+	const everything = [...allStrings(run.run), ...allStrings(run.error), JSON.stringify(run.run)];
+	expect(everything.filter((s) => s.includes(key))).toEqual([]);
+}
+
+describe('the API key', () => {
+	it('would be found by the scan even in a non-enumerable cause', () => {
+		const error = Object.defineProperty(new Error('x'), 'cause', {
+			value: { config: { headers: { Authorization: 'Bearer gm_planted' } } },
+			enumerable: false,
+		});
+		expect(allStrings(error).some((s) => s.includes('gm_planted'))).toBe(true);
+	});
+
+	let logged: string[];
+	beforeEach(() => {
+		logged = [];
+		for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+			jest.spyOn(console, method).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' ')));
+		}
+	});
+	afterEach(() => jest.restoreAllMocks());
+
+	it('appears in no output item, error or log line, whatever fails', async () => {
+		const pro = await service.account('pro');
+		const free = await service.account('free');
+		const broke = await service.account('pro', { poolMicrocents: 0, packMicrocents: 0 });
+		const [job] = service.server.admin.visibleJobs();
+		const scenarios: Array<[string, () => Promise<NodeRun>]> = [
+			[pro.key, () => runJobSearch(search({ options: { includeUsage: true } }), { credentials: pro.credentials })],
+			['gm_wrongKeyThatMustNotLeak', () => runJobSearch(search(), { credentials: { ...pro.credentials, apiKey: 'gm_wrongKeyThatMustNotLeak' } })],
+			[broke.key, () => runJobSearch(search(), { credentials: broke.credentials })],
+			[free.key, () => runJobSearch(clientOp('getActivity', job.uid), { credentials: free.credentials })],
+			[free.key, () => runJobSearch(search({ options: { maxRetryWaitSeconds: 0 } }), { credentials: free.credentials, input: [{}, {}] })],
+			[pro.key, () => runJobSearch(getJob('1'), { credentials: pro.credentials })],
+			[pro.key, () => runJobSearch(search({ additionalFilters: '{"nope": 1}' }), { credentials: pro.credentials })],
+			[
+				pro.key,
+				() => {
+					service.server.admin.injectFault({ kind: 'drop', times: 2 });
+					return runJobSearch(search({ options: { maxRetries: 1 } }), { credentials: pro.credentials });
+				},
+			],
+			[
+				pro.key,
+				() => {
+					service.server.admin.injectFault({ kind: '500', times: 1 });
+					return runJobSearch(search({ options: { maxRetries: 0 } }), { credentials: pro.credentials, continueOnFail: true });
+				},
+			],
+			[pro.key, () => runJobSearch(search(), { credentials: { ...pro.credentials, baseUrl: 'http://127.0.0.1:1' } })],
+		];
+		let failures = 0;
+		for (const [key, scenario] of scenarios) {
+			const run = await scenario();
+			if (run.error || run.output.some((i) => i.json.error_code)) failures++;
+			expectNoKey(run, key);
+		}
+		expect(failures).toBe(scenarios.length - 1);
+		expect(logged.filter((line) => scenarios.some(([key]) => line.includes(key)))).toEqual([]);
+	});
+});
