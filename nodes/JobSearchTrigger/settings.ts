@@ -1,0 +1,93 @@
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+
+import { GROUP_COLLECTIONS, toRequestBody, validate, type FilterCollections } from '../JobSearch/filters';
+import { operationError } from '../JobSearch/transport';
+import type { CycleSettings } from './cycle';
+import { TRIGGER_OWNED_KEYS } from './description';
+import {
+	DEFAULT_MAX_JOBS_PER_POLL,
+	DEFAULT_OVERLAP_MINUTES,
+	DEFAULT_ROWS_PER_REQUEST,
+	FALLBACK_POLL_BUDGET_MS,
+} from './tunables';
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+
+export interface TriggerSettings {
+	/** The search_jobs body without the window and limit, which each request adds. */
+	filters: IDataObject;
+	simplify: boolean;
+	includeUsage: boolean;
+	cycle: CycleSettings;
+}
+
+function positive(value: unknown, fallback: number): number {
+	const n = Number(value);
+	return Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
+/** getPollBudgetMs exists only in newer n8n (not on the 2.8 line): use it where it is. */
+export function pollBudgetMs(context: IPollFunctions): number {
+	const host = context as unknown as { getPollBudgetMs?: () => unknown };
+	if (typeof host.getPollBudgetMs !== 'function') return FALLBACK_POLL_BUDGET_MS;
+	return positive(host.getPollBudgetMs(), FALLBACK_POLL_BUDGET_MS);
+}
+
+function additionalFilters(this: IPollFunctions): IDataObject {
+	const raw = this.getNodeParameter('additionalFilters', '{}') as unknown;
+	const howTo = { description: 'Write one JSON object of flat keys, e.g. {"budget.hourlyRate.min": "40"}.' };
+	let value: unknown = raw;
+	if (typeof raw === 'string') {
+		if (raw.trim() === '') return {};
+		try {
+			value = JSON.parse(raw);
+		} catch (error) {
+			throw operationError(this.getNode(), 'invalid_input', `Additional Filters (JSON) is not valid JSON: ${(error as Error).message}`, howTo);
+		}
+	}
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+		throw operationError(this.getNode(), 'invalid_input', 'Additional Filters (JSON) must be a JSON object', howTo);
+	}
+	const owned = TRIGGER_OWNED_KEYS.find((key) => key in (value as IDataObject));
+	if (owned) {
+		throw operationError(this.getNode(), 'invalid_input', `Additional Filters (JSON) sets "${owned}", which the trigger sets itself`, {
+			description:
+				'Remove it. Each poll asks for the jobs since the previous one; use "Emit on First Poll (Hours)" to also get older jobs once, and "Max Jobs per Poll" to bound a poll.',
+		});
+	}
+	return value as IDataObject;
+}
+
+/** The search filters, checked before any credit is spent. */
+function filters(this: IPollFunctions): IDataObject {
+	const collections: FilterCollections = {};
+	for (const { name } of Object.values(GROUP_COLLECTIONS)) {
+		collections[name] = this.getNodeParameter(name, {}) as IDataObject;
+	}
+	const body = toRequestBody(collections, additionalFilters.call(this));
+	const issues = validate(body);
+	if (issues.length > 0) {
+		throw operationError(this.getNode(), 'invalid_input', issues[0].message, {
+			description: issues.map((i) => i.message).join('\n'),
+		});
+	}
+	return body as IDataObject;
+}
+
+export function readSettings(this: IPollFunctions): TriggerSettings {
+	const options = this.getNodeParameter('options', {}) as IDataObject;
+	const firstPollHours = Number(options.firstPollHours ?? 0);
+	return {
+		filters: filters.call(this),
+		simplify: this.getNodeParameter('simplify', true) as boolean,
+		includeUsage: options.includeUsage === true,
+		cycle: {
+			overlapMs: positive(options.overlapMinutes, DEFAULT_OVERLAP_MINUTES) * MINUTE_MS,
+			firstPollLookbackMs: firstPollHours > 0 ? firstPollHours * HOUR_MS : undefined,
+			maxJobsPerPoll: Math.floor(positive(options.maxJobsPerPoll, DEFAULT_MAX_JOBS_PER_POLL)),
+			rowsPerRequest: Math.floor(positive(options.rowsPerRequest, DEFAULT_ROWS_PER_REQUEST)),
+			budgetMs: pollBudgetMs(this),
+		},
+	};
+}

@@ -1,0 +1,78 @@
+import { PollContext } from 'n8n-core';
+import type { IDataObject, INode, INodeExecutionData, INodeParameters, Logger, Workflow } from 'n8n-workflow';
+
+import { JOB_SEARCH_TRIGGER_TYPE, loadNodeTypes } from './nodeTypes';
+import { createAdditionalData, createWorkflow, type HarnessCredentials } from './workflow';
+
+export const TRIGGER_NAME = 'Job Search Trigger';
+
+export interface PollerOptions {
+	credentials: HarnessCredentials;
+	parameters?: INodeParameters;
+	/** Simulates newer n8n, whose PollContext has getPollBudgetMs; unset behaves like the 2.8 line. */
+	pollBudgetMs?: number;
+}
+
+export interface PollOutcome {
+	/** The items of the poll's first output; [] when it returned null. */
+	items: INodeExecutionData[];
+	/** True when poll() returned null (nothing to emit). */
+	empty: boolean;
+	error?: Error;
+}
+
+export interface LogLine {
+	level: 'error' | 'warn' | 'info' | 'debug';
+	message: string;
+}
+
+export interface Poller {
+	workflow: Workflow;
+	node: INode;
+	/** Runs poll() once in a fresh PollContext, as n8n does on each Poll Time ("trigger") or on "Fetch Test Event" ("manual"). */
+	poll(mode?: 'trigger' | 'manual'): Promise<PollOutcome>;
+	/** The node's static data, where n8n keeps it between polls. */
+	staticData(): IDataObject;
+	logs: LogLine[];
+}
+
+/**
+ * Runs the Job Search Trigger inside real n8n-core: a Workflow holding the trigger, a PollContext
+ * per poll over the harness's credentials, and static data kept by the Workflow as n8n keeps it
+ * for an active workflow.
+ */
+export function createPoller(options: PollerOptions): Poller {
+	const types = loadNodeTypes();
+	const workflow = createWorkflow(
+		{ nodes: [{ name: TRIGGER_NAME, type: JOB_SEARCH_TRIGGER_TYPE, parameters: options.parameters ?? {} }], active: true },
+		types,
+	);
+	const node = workflow.getNode(TRIGGER_NAME)!;
+	const { additionalData } = createAdditionalData(options.credentials, types);
+	const nodeType = types.nodes[JOB_SEARCH_TRIGGER_TYPE];
+	const logs: LogLine[] = [];
+	const logger = Object.fromEntries(
+		(['error', 'warn', 'info', 'debug'] as const).map((level) => [level, (message: string) => logs.push({ level, message })]),
+	) as unknown as Logger;
+
+	return {
+		workflow,
+		node,
+		logs,
+		staticData: () => workflow.getStaticData('node', node),
+		async poll(mode = 'trigger') {
+			const context = new PollContext(workflow, node, additionalData, mode, 'activate');
+			// The context's logger is n8n's global one; each poller keeps its own lines instead.
+			Object.defineProperty(context, 'logger', { value: logger });
+			if (options.pollBudgetMs !== undefined) {
+				Object.assign(context, { getPollBudgetMs: () => options.pollBudgetMs });
+			}
+			try {
+				const result = await nodeType.poll!.call(context);
+				return { items: result?.[0] ?? [], empty: result === null };
+			} catch (error) {
+				return { items: [], empty: true, error: error as Error };
+			}
+		},
+	};
+}
