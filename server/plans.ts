@@ -1,8 +1,7 @@
-import type { ToolName } from '../nodes/JobSearch/filters';
+import { MICROCENTS_PER_USD, PRICE_MICROCENTS } from '../nodes/JobSearch/pricing';
 import type { Plan } from './model';
 
-/** 1 USD in microcents, the unit of every balance and price. */
-export const MICROCENTS_PER_USD = 100_000_000;
+export { MICROCENTS_PER_USD };
 
 export interface PlanLimits {
 	/** Monthly credit pool a new account starts with. */
@@ -22,13 +21,8 @@ export const PLANS: Readonly<Record<Plan, PlanLimits>> = {
 
 export const PLAN_NAMES = Object.keys(PLANS) as Plan[];
 
-/** Microcents per billed unit: a returned row for search_jobs, a lookup or result otherwise (A2). */
-export const PRICES: Readonly<Record<ToolName, number>> = {
-	search_jobs: 579_000,
-	get_job: 1_950_000,
-	get_client_activity: 540_000,
-	get_client_history: 540_000,
-};
+/** Microcents per billed unit (A2): one price list, shared with the node's credit cap. */
+export const PRICES = PRICE_MICROCENTS;
 
 // Upstream's pricing page is not known; the 402 body needs some URL to send people to.
 export const UPGRADE_URL = 'https://getmany.com.ua/pricing';

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { MAX_ROWS_PER_CALL, toNodeProperties } from '../JobSearch/filters';
+import { MAX_ROWS_PER_CALL, additionalFiltersProperty, toNodeProperties } from '../JobSearch/filters';
 import {
 	DEFAULT_MAX_JOBS_PER_POLL,
 	DEFAULT_OVERLAP_MINUTES,
@@ -20,14 +20,7 @@ export const properties: INodeProperties[] = [
 		default: '',
 	},
 	...toNodeProperties({ omit: TRIGGER_OWNED_KEYS }),
-	{
-		displayName: 'Additional Filters (JSON)',
-		name: 'additionalFilters',
-		type: 'json',
-		default: '{}',
-		description:
-			'Filter keys this node has no field for yet, as flat wire keys, e.g. {"budget.hourlyRate.min": "40"}. Merged last, so they win over the fields above. The trigger sets the time window and the row limit itself.',
-	},
+	additionalFiltersProperty(),
 	{
 		displayName: 'Simplify',
 		name: 'simplify',

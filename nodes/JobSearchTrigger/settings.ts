@@ -1,6 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { GROUP_COLLECTIONS, toRequestBody, validate, type FilterCollections } from '../JobSearch/filters';
+import { ADDITIONAL_FILTERS, searchFiltersFromParameters } from '../JobSearch/filters';
 import { operationError } from '../JobSearch/transport';
 import type { CycleSettings } from './cycle';
 import { TRIGGER_OWNED_KEYS } from './description';
@@ -34,39 +34,18 @@ export function pollBudgetMs(context: IPollFunctions): number {
 	return positive(host.getPollBudgetMs(), FALLBACK_POLL_BUDGET_MS);
 }
 
-function additionalFilters(this: IPollFunctions): IDataObject {
-	const raw = this.getNodeParameter('additionalFilters', '{}') as unknown;
-	const howTo = { description: 'Write one JSON object of flat keys, e.g. {"budget.hourlyRate.min": "40"}.' };
-	let value: unknown = raw;
-	if (typeof raw === 'string') {
-		if (raw.trim() === '') return {};
-		try {
-			value = JSON.parse(raw);
-		} catch (error) {
-			throw operationError(this.getNode(), 'invalid_input', `Additional Filters (JSON) is not valid JSON: ${(error as Error).message}`, howTo);
-		}
-	}
-	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-		throw operationError(this.getNode(), 'invalid_input', 'Additional Filters (JSON) must be a JSON object', howTo);
-	}
-	const owned = TRIGGER_OWNED_KEYS.find((key) => key in (value as IDataObject));
+/** The search filters, checked before any credit is spent. */
+function filters(this: IPollFunctions): IDataObject {
+	const { body, issues } = searchFiltersFromParameters((name) =>
+		this.getNodeParameter(name, name === ADDITIONAL_FILTERS ? '{}' : {}),
+	);
+	const owned = TRIGGER_OWNED_KEYS.find((key) => key in body);
 	if (owned) {
 		throw operationError(this.getNode(), 'invalid_input', `Additional Filters (JSON) sets "${owned}", which the trigger sets itself`, {
 			description:
 				'Remove it. Each poll asks for the jobs since the previous one; use "Emit on First Poll (Hours)" to also get older jobs once, and "Max Jobs per Poll" to bound a poll.',
 		});
 	}
-	return value as IDataObject;
-}
-
-/** The search filters, checked before any credit is spent. */
-function filters(this: IPollFunctions): IDataObject {
-	const collections: FilterCollections = {};
-	for (const { name } of Object.values(GROUP_COLLECTIONS)) {
-		collections[name] = this.getNodeParameter(name, {}) as IDataObject;
-	}
-	const body = toRequestBody(collections, additionalFilters.call(this));
-	const issues = validate(body);
 	if (issues.length > 0) {
 		throw operationError(this.getNode(), 'invalid_input', issues[0].message, {
 			description: issues.map((i) => i.message).join('\n'),

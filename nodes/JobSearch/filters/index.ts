@@ -9,3 +9,4 @@ export { validate } from './validate';
 export { toJsonSchema, filterToJsonSchema, type JsonSchema } from './toJsonSchema';
 export { TOOL_NAMES, toolDefinitions, type ToolName, type ToolDefinition } from './tools';
 export { JOB_UID_PATTERN, MONEY_PATTERN, COUNTRY_CODE_PATTERN, DATE_TIME_PATTERN } from './wireFormats';
+export { ADDITIONAL_FILTERS, additionalFiltersProperty, searchFiltersFromParameters, type SearchFilters } from './fromParameters';

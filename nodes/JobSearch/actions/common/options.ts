@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_WAIT_MS, DEFAULT_MAX_RETRY_WAIT_SECONDS } from '../../transport/tunables';
-import { MICROCENTS_PER_USD } from '../../pricing';
+import { MICROCENTS_PER_USD, PRICE_MICROCENTS, formatUsd } from '../../pricing';
 import type { ItemOptions } from '../types';
 
 const premiumOperations = ['get', 'getActivity', 'getHistory'];
@@ -37,7 +37,7 @@ export const optionsDescription: INodeProperties = {
 			default: 0,
 			typeOptions: { minValue: 0, numberPrecision: 4 },
 			description:
-				'Stop before a request that could take this execution past this amount. A search counts as Limit × $0.00579. 0 means no cap. Read from the first item.',
+				`Stop before a request that could take this execution past this amount. A search counts as Limit × ${formatUsd(PRICE_MICROCENTS.search_jobs)}. 0 means no cap. Read from the first item.`,
 		},
 		{
 			displayName: 'Max Retries',

@@ -1,0 +1,67 @@
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+
+import { GROUP_COLLECTIONS } from './naming';
+import { toRequestBody } from './toRequestBody';
+import type { FilterIssue, SearchJobsBody } from './types';
+import { validate } from './validate';
+
+export const ADDITIONAL_FILTERS = 'additionalFilters';
+const ADDITIONAL_FILTERS_TITLE = 'Additional Filters (JSON)';
+const ADDITIONAL_FILTERS_HOW_TO = 'Write one JSON object of flat wire keys, e.g. {"budget.hourlyRate.min": "40"}.';
+
+/** The escape hatch for filter keys the schema does not know yet; merged last, so it wins. */
+export function additionalFiltersProperty(displayOptions?: IDisplayOptions): INodeProperties {
+	return {
+		displayName: ADDITIONAL_FILTERS_TITLE,
+		name: ADDITIONAL_FILTERS,
+		type: 'json',
+		default: '{}',
+		...(displayOptions ? { displayOptions } : {}),
+		description:
+			'Filter keys this node has no field for yet, as flat wire keys, e.g. {"budget.hourlyRate.min": "40"}. Merged last, so they win over the fields above. The service refuses unknown keys.',
+	};
+}
+
+type Parsed = { filters: Record<string, unknown> } | { issue: FilterIssue };
+
+function additionalFilters(raw: unknown): Parsed {
+	const problem = (message: string): Parsed => ({
+		issue: { key: ADDITIONAL_FILTERS, title: ADDITIONAL_FILTERS_TITLE, message: `${message}. ${ADDITIONAL_FILTERS_HOW_TO}` },
+	});
+	let value = raw;
+	if (typeof raw === 'string') {
+		if (raw.trim() === '') return { filters: {} };
+		try {
+			value = JSON.parse(raw);
+		} catch (error) {
+			return problem(`${ADDITIONAL_FILTERS_TITLE} is not valid JSON: ${(error as Error).message}`);
+		}
+	}
+	if (value === undefined || value === null) return { filters: {} };
+	if (typeof value !== 'object' || Array.isArray(value)) return problem(`${ADDITIONAL_FILTERS_TITLE} must be a JSON object`);
+	return { filters: value as Record<string, unknown> };
+}
+
+export interface SearchFilters {
+	body: SearchJobsBody;
+	/** Empty when the body may be sent; otherwise each problem names its field and the fix. */
+	issues: FilterIssue[];
+}
+
+/**
+ * The search_jobs body from a node's parameters: the generated collections, then `fixed`
+ * (what the node itself decides, such as `limit`), then Additional Filters. Checked before any
+ * credit is spent; the caller turns issues into its own error (with `[item N]` where it has items).
+ */
+export function searchFiltersFromParameters(
+	parameter: (name: string) => unknown,
+	fixed: Record<string, unknown> = {},
+): SearchFilters {
+	const extra = additionalFilters(parameter(ADDITIONAL_FILTERS));
+	if ('issue' in extra) return { body: {}, issues: [extra.issue] };
+	const collections = Object.fromEntries(
+		Object.values(GROUP_COLLECTIONS).map(({ name }) => [name, (parameter(name) ?? {}) as Record<string, unknown>]),
+	);
+	const body = toRequestBody(collections, { ...fixed, ...extra.filters });
+	return { body, issues: validate(body) };
+}
