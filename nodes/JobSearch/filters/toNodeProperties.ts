@@ -12,8 +12,17 @@ function sortedOptions(options: readonly EnumOption[]): INodePropertyOptions[] {
 	return options.map((o) => ({ name: o.name, value: o.value })).sort(byName);
 }
 
+/**
+ * n8n's style for field descriptions: a single sentence carries no final period. The schema's
+ * help keeps it, for JSON Schema and MCP readers.
+ */
+export function toFieldDescription(help: string): string {
+	const singleSentence = help.replace('e.g.', '').split('. ').length === 1;
+	return singleSentence && help.endsWith('.') ? help.slice(0, -1) : help;
+}
+
 function field(spec: FilterSpec): INodeProperties {
-	const common = { displayName: spec.title, name: toParameterName(spec.key), description: spec.help };
+	const common = { displayName: spec.title, name: toParameterName(spec.key), description: toFieldDescription(spec.help) };
 	switch (spec.type) {
 		case 'integer':
 			return {
@@ -61,7 +70,8 @@ export function toNodeProperties(options: NodePropertiesOptions = {}): INodeProp
 		const fields = FILTERS.filter((f) => f.group === group && !omit.has(f.key)).map(field).sort(byDisplayName);
 		if (fields.length === 0) return [];
 		const collection: INodeProperties = {
-			...GROUP_COLLECTIONS[group],
+			displayName: GROUP_COLLECTIONS[group].displayName,
+			name: GROUP_COLLECTIONS[group].name,
 			type: 'collection',
 			placeholder: 'Add Filter',
 			default: {},
