@@ -30,7 +30,7 @@ key="gm_$(node -e 'process.stdout.write(require("crypto").randomBytes(32).toStri
 printf '{"accounts":[{"id":"e2e","plan":"pro","poolMicrocents":2900000000,"packMicrocents":0,"keys":["%s"]}]}' "$key" >"$work/accounts.json"
 printf '[{"id":"jobSearchE2E","name":"Job Search (reference server)","type":"jobSearchApi","data":{"apiKey":"%s","baseUrl":"http://127.0.0.1:%s","mcpUrl":"http://127.0.0.1:%s/mcp"}}]' \
 	"$key" "$port" "$port" >"$work/credentials.json"
-npx ts-node --transpile-only server/cli.ts --port "$port" --accounts "$work/accounts.json" >"$work/server.log" 2>&1 &
+node -r ts-node/register/transpile-only server/cli.ts --port "$port" --accounts "$work/accounts.json" >"$work/server.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 1 50); do grep -q '^listening on' "$work/server.log" && break; sleep 0.2; done
 

@@ -1,5 +1,4 @@
-import { ESLint } from 'eslint';
-import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
+import { ESLint, type Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 
 import { toNodeProperties } from '../../nodes/JobSearch/filters';
@@ -18,8 +17,14 @@ function toSource(value: unknown, indent = ''): string {
 	return typeof value === 'string' ? `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : String(value);
 }
 
+// The plugin ships no types; only its rules and configs are used here.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const n8nNodesBase = require('eslint-plugin-n8n-nodes-base') as {
+	configs: { nodes: { rules: Linter.RulesRecord } };
+};
+
 // As n8n's verification scanner applies them: it turns max-value-present off for community nodes.
-const parameterRules = Object.fromEntries(
+const parameterRules: Linter.RulesRecord = Object.fromEntries(
 	Object.entries(n8nNodesBase.configs.nodes.rules).filter(
 		([rule]) => rule.startsWith('n8n-nodes-base/node-param-') && rule !== 'n8n-nodes-base/node-param-type-options-max-value-present',
 	),

@@ -54,3 +54,29 @@ describe('toRequestBody', () => {
 		expect(body.fromDate).toBe('next tuesday');
 	});
 });
+
+describe('toRequestBody with the workflow time zone', () => {
+	it('reads a picked date without a zone as wall-clock time in the workflow time zone', () => {
+		const body = toRequestBody(
+			{ basicFilters: { fromDate: '2026-11-01T09:00:00', toDate: '2026-07-01T09:00:00' } },
+			{},
+			{ timeZone: 'Europe/Berlin' },
+		);
+		expect(body.fromDate).toBe('2026-11-01T08:00:00.000Z'); // CET, UTC+1
+		expect(body.toDate).toBe('2026-07-01T07:00:00.000Z'); // CEST, UTC+2
+	});
+
+	it('keeps dates that state their zone as they are', () => {
+		const body = toRequestBody({ basicFilters: { fromDate: '2026-11-01T09:00:00Z' } }, {}, { timeZone: 'America/New_York' });
+		expect(body.fromDate).toBe('2026-11-01T09:00:00.000Z');
+	});
+
+	it('falls back to UTC for a time zone it does not know', () => {
+		const body = toRequestBody({ basicFilters: { fromDate: '2026-11-01T09:00:00' } }, {}, { timeZone: 'Mars/Olympus' });
+		expect(body.fromDate).toBe('2026-11-01T09:00:00.000Z');
+	});
+
+	it('converts node-set and Additional Filters values of known keys too, so an expression\'s "5" counts', () => {
+		expect(toRequestBody({}, { limit: '5', 'budget.hourlyRate.min': 30 })).toEqual({ limit: 5, 'budget.hourlyRate.min': '30' });
+	});
+});

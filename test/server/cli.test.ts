@@ -7,8 +7,18 @@ import axios from 'axios';
 
 const ROOT = join(__dirname, '..', '..');
 
+// Through npm, as the README says, so its banner would show up here if it ever came first.
+// `--silent` keeps npm's own "> script" lines off stdout; detached, so the whole group stops.
 function startCli(args: string[]) {
-	const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'server/cli.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+	const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+	const child = spawn(npm, ['run', '--silent', 'server', '--', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+	const stop = () => {
+		try {
+			process.kill(-child.pid!, 'SIGTERM');
+		} catch {
+			// already gone
+		}
+	};
 	const lines = createInterface({ input: child.stdout! });
 	const read: string[] = [];
 	const firstLines = (count: number) =>
@@ -19,12 +29,12 @@ function startCli(args: string[]) {
 			});
 			child.on('exit', (code) => reject(new Error(`exited ${code}`)));
 		});
-	return { child, firstLines };
+	return { child, firstLines, stop };
 }
 
 describe('npm run server', () => {
 	it('prints exactly "listening on <url>" first, then demo keys that work', async () => {
-		const { child, firstLines } = startCli(['--port', '0', '--jobs', '30', '--seed', '2']);
+		const { firstLines, stop } = startCli(['--port', '0', '--jobs', '30', '--seed', '2']);
 		try {
 			const [first, , free] = await firstLines(3);
 			expect(first).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
@@ -33,7 +43,7 @@ describe('npm run server', () => {
 			const res = await axios.post(`${url}/v1/search_jobs`, { limit: 100 }, { headers: { authorization: `Bearer ${key}` } });
 			expect(res.data.data.total).toBe(30);
 		} finally {
-			child.kill('SIGTERM');
+			stop();
 		}
 	});
 
@@ -42,7 +52,7 @@ describe('npm run server', () => {
 		const key = 'gm_dGhpc2lzYW5leGFtcGxla2V5';
 		const revoked = 'gm_cmV2b2tlZA';
 		writeFileSync(file, JSON.stringify({ accounts: [{ id: 'a', plan: 'pro', poolMicrocents: 1000, packMicrocents: 0, keys: [key], revokedKeys: [revoked] }] }));
-		const { child, firstLines } = startCli(['--port', '0', '--accounts', file, '--jobs', '5', '--faults']);
+		const { firstLines, stop } = startCli(['--port', '0', '--accounts', file, '--jobs', '5', '--faults']);
 		try {
 			const [first] = await firstLines(1);
 			const url = first.slice('listening on '.length);
@@ -51,7 +61,7 @@ describe('npm run server', () => {
 			const refused = await axios.post(`${url}/v1/search_jobs`, {}, { headers: { authorization: `Bearer ${revoked}` }, validateStatus: () => true });
 			expect(refused.status).toBe(401);
 		} finally {
-			child.kill('SIGTERM');
+			stop();
 		}
 	});
 });

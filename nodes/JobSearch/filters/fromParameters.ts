@@ -1,7 +1,7 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { GROUP_COLLECTIONS } from './naming';
-import { toRequestBody } from './toRequestBody';
+import { toRequestBody, type RequestBodyOptions } from './toRequestBody';
 import type { FilterIssue, SearchJobsBody } from './types';
 import { validate } from './validate';
 
@@ -56,12 +56,13 @@ export interface SearchFilters {
 export function searchFiltersFromParameters(
 	parameter: (name: string) => unknown,
 	fixed: Record<string, unknown> = {},
+	options: RequestBodyOptions = {},
 ): SearchFilters {
 	const extra = additionalFilters(parameter(ADDITIONAL_FILTERS));
 	if ('issue' in extra) return { body: {}, issues: [extra.issue] };
 	const collections = Object.fromEntries(
 		Object.values(GROUP_COLLECTIONS).map(({ name }) => [name, (parameter(name) ?? {}) as Record<string, unknown>]),
 	);
-	const body = toRequestBody(collections, { ...fixed, ...extra.filters });
+	const body = toRequestBody(collections, { ...fixed, ...extra.filters }, options);
 	return { body, issues: validate(body) };
 }

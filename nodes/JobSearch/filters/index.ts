@@ -4,7 +4,7 @@ export { FILTER_GROUPS } from './types';
 export type { FilterSpec, FilterGroup, FilterIssue, SearchJobsBody, CountryLocation, EnumOption } from './types';
 export { GROUP_COLLECTIONS, toParameterName } from './naming';
 export { toNodeProperties } from './toNodeProperties';
-export { toRequestBody, toWireValue, type FilterCollections } from './toRequestBody';
+export { toRequestBody, toWireValue, type FilterCollections, type RequestBodyOptions } from './toRequestBody';
 export { validate } from './validate';
 export { toJsonSchema, filterToJsonSchema, type JsonSchema } from './toJsonSchema';
 export { TOOL_NAMES, toolDefinitions, type ToolName, type ToolDefinition } from './tools';

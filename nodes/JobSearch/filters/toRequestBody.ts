@@ -1,4 +1,5 @@
-import { FILTERS } from './schema';
+import { FILTERS, FILTER_BY_KEY } from './schema';
+import { wallClockToUtcMs } from './timeZone';
 import { GROUP_COLLECTIONS, toParameterName } from './naming';
 import type { CountryLocation, FilterSpec, SearchJobsBody, WireValue } from './types';
 
@@ -29,17 +30,20 @@ function toNumberIfNumeric(value: unknown): unknown {
 	return value;
 }
 
-function toDateTime(value: unknown): unknown {
+function toDateTime(value: unknown, timeZone: string): unknown {
 	// Luxon DateTime (from expressions) and Date both know how to print ISO 8601.
 	if (value instanceof Date) return Number.isNaN(value.getTime()) ? String(value) : value.toISOString();
 	if (typeof value === 'object' && value !== null && 'toISO' in value) {
-		return toDateTime(new Date(String((value as { toISO: () => string }).toISO())));
+		return toDateTime(new Date(String((value as { toISO: () => string }).toISO())), timeZone);
 	}
 	if (typeof value !== 'string') return value;
-	// n8n's date picker gives "2026-11-01T00:00:00" with no zone: read it as UTC, not server time.
-	const zoned = /([Zz]|[+-]\d{2}:\d{2})$/.test(value) ? value : `${value}Z`;
-	const parsed = new Date(zoned);
-	return Number.isNaN(parsed.getTime()) ? value : parsed.toISOString();
+	if (/([Zz]|[+-]\d{2}:\d{2})$/.test(value)) {
+		const parsed = new Date(value);
+		return Number.isNaN(parsed.getTime()) ? value : parsed.toISOString();
+	}
+	// n8n's date picker gives "2026-11-01T09:00:00" with no zone: the workflow's time zone is meant.
+	const utcMs = wallClockToUtcMs(value, timeZone) ?? wallClockToUtcMs(value, 'UTC');
+	return utcMs === undefined ? value : new Date(utcMs).toISOString();
 }
 
 /** String(1e-7) is "1e-7", which no money field accepts: print cents, without trailing zeros. */
@@ -57,7 +61,7 @@ function toLocation(value: unknown): unknown {
  * One value as the wire wants it. Values that cannot be converted are passed through unchanged,
  * so that `validate` names the field instead of a conversion failing silently.
  */
-export function toWireValue(spec: FilterSpec, value: unknown): unknown {
+export function toWireValue(spec: FilterSpec, value: unknown, timeZone = 'UTC'): unknown {
 	switch (spec.type) {
 		case 'integer':
 		case 'number':
@@ -67,7 +71,7 @@ export function toWireValue(spec: FilterSpec, value: unknown): unknown {
 		case 'boolean':
 			return value === 'true' ? true : value === 'false' ? false : value;
 		case 'dateTime':
-			return toDateTime(value);
+			return toDateTime(value, timeZone);
 		case 'choice':
 			return typeof value === 'string' ? value.trim() : value;
 		case 'choiceList':
@@ -78,25 +82,32 @@ export function toWireValue(spec: FilterSpec, value: unknown): unknown {
 	}
 }
 
+export interface RequestBodyOptions {
+	/** The workflow's IANA time zone, for dates picked without one. Default UTC. */
+	timeZone?: string;
+}
+
 /**
  * The flat search_jobs body from the node's filter collections: dotted wire keys, wire types,
- * and no empty keys. `extra` (the "Additional Filters" JSON) is merged last and wins.
+ * and no empty keys. `extra` (values the node sets itself, then "Additional Filters") is merged
+ * last and wins; its known keys get the same conversion, so an expression's "5" still counts.
  */
 export function toRequestBody(
 	collections: FilterCollections,
 	extra: Record<string, unknown> = {},
+	{ timeZone = 'UTC' }: RequestBodyOptions = {},
 ): SearchJobsBody {
 	const body: Record<string, unknown> = {};
+	const put = (key: string, value: unknown) => {
+		if (isEmpty(value)) return;
+		const spec = FILTER_BY_KEY.get(key);
+		const wire = spec ? toWireValue(spec, value, timeZone) : value;
+		if (!isEmpty(wire)) body[key] = wire;
+	};
 	for (const spec of FILTERS) {
-		const collection = collections[GROUP_COLLECTIONS[spec.group].name] ?? {};
-		const value = collection[toParameterName(spec.key)];
-		if (isEmpty(value)) continue;
-		const wire = toWireValue(spec, value);
-		if (!isEmpty(wire)) body[spec.key] = wire;
+		put(spec.key, (collections[GROUP_COLLECTIONS[spec.group].name] ?? {})[toParameterName(spec.key)]);
 	}
-	for (const [key, value] of Object.entries(extra)) {
-		if (!isEmpty(value)) body[key] = value;
-	}
+	for (const [key, value] of Object.entries(extra)) put(key, value);
 	return body as SearchJobsBody;
 }
 
