@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { KeyRecord } from './accounts';
 import { bearerToken } from './auth';
 import { ServiceError, invalidKey, methodNotAllowed, notFound, payloadTooLarge, runtimeError, MCP_UNAUTHORIZED_BODY, validationError } from './errors';
+import { MAX_BODY_BYTES } from '../nodes/JobSearch/service';
 import { FaultQueue, parseFaultHeader } from './faults';
 import type { ServiceState } from './handlers';
 import { registerAdmin } from './admin';
@@ -24,7 +25,7 @@ export interface ToolRouteGuards {
 	preHandler: Hook[];
 }
 
-export const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+export const BODY_LIMIT_BYTES = MAX_BODY_BYTES;
 
 export interface AppOptions {
 	faults: boolean;

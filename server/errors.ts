@@ -1,3 +1,5 @@
+import { MAX_BODY_LABEL } from '../nodes/JobSearch/service';
+
 /**
  * The spec's error bodies (section 7). Every refusal, on either transport, is one of these, so
  * REST sends it as is and MCP wraps the same body in a tool error.
@@ -28,7 +30,7 @@ export const notFound = (message: string) => serviceError(404, 'not_found', mess
 export const methodNotAllowed = () =>
 	serviceError(405, 'method_not_allowed', 'Method not allowed: use POST.', {}, { Allow: 'POST' });
 export const payloadTooLarge = () =>
-	serviceError(413, 'payload_too_large', 'Request body exceeds the 10 MiB limit.');
+	serviceError(413, 'payload_too_large', `Request body exceeds the ${MAX_BODY_LABEL} limit.`);
 // Deliberately generic: nothing about the cause reaches the client.
 export const runtimeError = () => serviceError(500, 'runtime_error', 'Internal error. Retry with exponential backoff.');
 

@@ -4,7 +4,9 @@
  * README ("Response fields"). Every field a search filter reads exists here.
  */
 
-export type Plan = 'free' | 'pro' | 'enterprise';
+import type { PlanName } from '../nodes/JobSearch/service';
+
+export type Plan = PlanName;
 
 export interface Job {
 	/** A string of digits. */

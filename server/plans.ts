@@ -1,4 +1,5 @@
 import { MICROCENTS_PER_USD, PRICE_MICROCENTS } from '../nodes/JobSearch/pricing';
+import { RATE_LIMIT_WINDOW_MS, SERVICE_PLANS } from '../nodes/JobSearch/service';
 import type { Plan } from './model';
 
 export { MICROCENTS_PER_USD };
@@ -12,11 +13,22 @@ export interface PlanLimits {
 	premiumAddons: boolean;
 }
 
+/** What only the server needs (pool, keys); rate limits and the addon are the node's SERVICE_PLANS. */
+function plan(name: Plan, poolMicrocents: number, maxKeys: number): PlanLimits {
+	const facts = SERVICE_PLANS[name];
+	return {
+		poolMicrocents,
+		rateLimit: { requests: facts.requestsPerMinute, windowMs: RATE_LIMIT_WINDOW_MS },
+		maxKeys,
+		premiumAddons: facts.includesPremiumAddon,
+	};
+}
+
 // service-facts A2. Enterprise's pool is "custom": $500 is our stand-in.
 export const PLANS: Readonly<Record<Plan, PlanLimits>> = {
-	free: { poolMicrocents: 5 * MICROCENTS_PER_USD, rateLimit: { requests: 10, windowMs: 60_000 }, maxKeys: 1, premiumAddons: false },
-	pro: { poolMicrocents: 29 * MICROCENTS_PER_USD, rateLimit: { requests: 60, windowMs: 60_000 }, maxKeys: 3, premiumAddons: true },
-	enterprise: { poolMicrocents: 500 * MICROCENTS_PER_USD, rateLimit: { requests: 600, windowMs: 60_000 }, maxKeys: Infinity, premiumAddons: true },
+	free: plan('free', 5 * MICROCENTS_PER_USD, 1),
+	pro: plan('pro', 29 * MICROCENTS_PER_USD, 3),
+	enterprise: plan('enterprise', 500 * MICROCENTS_PER_USD, Infinity),
 };
 
 export const PLAN_NAMES = Object.keys(PLANS) as Plan[];

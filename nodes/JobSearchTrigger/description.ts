@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { MAX_ROWS_PER_CALL, additionalFiltersProperty, toNodeProperties } from '../JobSearch/filters';
+import { includeUsageOption, simplifyProperty } from '../JobSearch/output';
 import {
 	DEFAULT_MAX_JOBS_PER_POLL,
 	DEFAULT_OVERLAP_MINUTES,
@@ -21,13 +22,7 @@ export const properties: INodeProperties[] = [
 	},
 	...toNodeProperties({ omit: TRIGGER_OWNED_KEYS }),
 	additionalFiltersProperty(),
-	{
-		displayName: 'Simplify',
-		name: 'simplify',
-		type: 'boolean',
-		default: true,
-		description: 'Whether to return a simplified version of the response instead of the raw data',
-	},
+	simplifyProperty(),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -44,14 +39,7 @@ export const properties: INodeProperties[] = [
 				description:
 					'On activation, also send the jobs posted in this many hours before it (billed like any other row). 0 sends nothing on the first poll: alerts start from activation.',
 			},
-			{
-				displayName: 'Include Usage',
-				name: 'includeUsage',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to add a "usage" field to each job with the credit the poll consumed and the credit left (microcents and USD)',
-			},
+			includeUsageOption('poll'),
 			{
 				displayName: 'Max Jobs per Poll',
 				name: 'maxJobsPerPoll',

@@ -1,4 +1,5 @@
 import { clientOp, getJob, runJobSearch, search, startTestService, type TestService } from './helpers';
+import { startRedirectingFront } from './redirectingFront';
 
 let service: TestService;
 beforeAll(async () => {
@@ -15,7 +16,7 @@ describe('errors the service answers', () => {
 		await service.server.admin.revokeKey(key);
 		const revoked = await runJobSearch(search(), { credentials });
 		for (const { error } of [wrong, revoked]) {
-			expect(error?.message).toBe('The API key is missing, wrong or revoked');
+			expect(error?.message).toBe('The API key is missing, wrong or revoked [item 0]');
 			expect((error as { httpCode?: string }).httpCode).toBe('401');
 			expect(detailsOf(error)).toEqual(expect.objectContaining({ error_code: 'invalid_key', httpCode: 401 }));
 			expect((error as { failure?: unknown }).failure).toEqual({ cause: 'credential-invalid' });
@@ -49,6 +50,36 @@ describe('errors the service answers', () => {
 		expect(detailsOf(error)).toEqual(expect.objectContaining({ error_code: 'not_found', httpCode: 404 }));
 	});
 
+	it('points at the Base URL on 405, when a redirect in front of the service turned the POST into a GET, and does not retry it', async () => {
+		const { credentials } = await service.account('pro');
+		const front = await startRedirectingFront(service.server.url);
+		try {
+			const { error } = await runJobSearch(search({ options: { maxRetries: 3 } }), {
+				credentials: { ...credentials, baseUrl: front.url },
+			});
+			expect(error?.message).toBe('The service refused the HTTP method [item 0]');
+			expect(error?.description).toContain('Base URL');
+			expect((error as { httpCode?: string }).httpCode).toBe('405');
+			expect(detailsOf(error)).toEqual(expect.objectContaining({ error_code: 'method_not_allowed', httpCode: 405 }));
+			expect(front.requests()).toBe(1);
+		} finally {
+			await front.close();
+		}
+	});
+
+	it('names the failing item in the message of a service error and of a dropped connection, and keeps its index', async () => {
+		const { credentials } = await service.account('pro');
+		const [job] = service.server.admin.visibleJobs();
+		const notFound = await runJobSearch(getJob('={{ $json.uid }}'), { credentials, input: [{ uid: job.uid }, { uid: '7' }] });
+		expect(notFound.error?.message).toMatch(/^Not found: .* \[item 1\]$/);
+		expect((notFound.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(1);
+
+		service.server.admin.injectFault({ kind: 'drop', tool: 'get_job' });
+		const dropped = await runJobSearch(getJob(job.uid, { options: { maxRetries: 0 } }), { credentials });
+		expect(dropped.error?.message).toBe('Could not reach the service [item 0]');
+		expect((dropped.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(0);
+	});
+
 	it('states the 10 MiB cap on 413', async () => {
 		const { credentials } = await service.account('pro');
 		const huge = JSON.stringify({ 'includeKeywords.keywords': ['x'.repeat(10.5 * 1024 * 1024)] });
@@ -65,7 +96,7 @@ describe('premium operations on a plan without the addon', () => {
 		const { credentials } = await service.account('free');
 		const [job] = service.server.admin.visibleJobs();
 		const { error } = await runJobSearch(clientOp('getActivity', job.uid), { credentials, input });
-		expect(error?.message).toBe('Get Client Activity needs the premium addon, which your plan does not include');
+		expect(error?.message).toBe('Get Client Activity needs the premium addon, which your plan does not include [item 0]');
 		expect(error?.description).toContain('Pro');
 		expect(detailsOf(error)?.error_code).toBe('addon_forbidden');
 	});
@@ -120,7 +151,7 @@ describe('retries', () => {
 	it('fails saying the retries are used up when Max Retries is 0', async () => {
 		const { credentials } = await service.account('free');
 		const run = await runJobSearch(search({ limit: 1, options: { maxRetries: 0 } }), { credentials, input: [{}, {}, {}] });
-		expect(run.error?.message).toMatch(/^Rate limited: the service asked to wait 0\.\d s, and Max Retries \(0\) is used up$/);
+		expect(run.error?.message).toMatch(/^Rate limited: the service asked to wait 0\.\d s, and Max Retries \(0\) is used up \[item 2\]$/);
 		expect((run.error as { failure?: { cause: string; retryAfterMs: number } }).failure).toEqual({
 			cause: 'rate-limited',
 			retryAfterMs: expect.any(Number),
@@ -146,7 +177,7 @@ describe('retries', () => {
 		const { credentials } = await service.account('pro');
 		service.server.admin.injectFault({ kind: '500', tool: 'search_jobs', times: 3 });
 		const { error } = await runJobSearch(search({ options: { maxRetries: 2 } }), { credentials });
-		expect(error?.message).toBe('The service had an internal error (still failing after 2 retries)');
+		expect(error?.message).toBe('The service had an internal error (still failing after 2 retries) [item 0]');
 		expect((error as { failure?: unknown }).failure).toEqual({ cause: 'temporarily-unavailable' });
 	});
 });
@@ -165,6 +196,20 @@ describe('continue on fail', () => {
 		expect(run.output[1].json).toEqual(expect.objectContaining({ error_code: 'invalid_input', httpCode: null }));
 		expect(run.output[1].json.error).toContain('[item 1]');
 		expect(run.output[2].json).toEqual(expect.objectContaining({ error_code: 'not_found', httpCode: 404 }));
+		expect(run.output[2].json.error).toMatch(/\[item 2\]$/);
 		expect(run.output[3].json.uid).toBe(b.uid);
+	});
+});
+
+describe('checking input before spending credit', () => {
+	it('fails on bad input in a later item before sending the first item, so nothing is charged', async () => {
+		const { id, credentials } = await service.account('pro');
+		const [job] = service.server.admin.visibleJobs();
+		const before = service.server.admin.balance(id).totalMicrocents;
+		const run = await runJobSearch(getJob('={{ $json.uid }}'), { credentials, input: [{ uid: job.uid }, { uid: 'not-a-uid' }] });
+		expect(run.error?.message).toMatch(/^Job UID must be a string of digits.*\[item 1\]$/);
+		expect(run.output).toEqual([]);
+		expect(service.server.admin.callLog(id)).toEqual([]);
+		expect(service.server.admin.balance(id).totalMicrocents).toBe(before);
 	});
 });

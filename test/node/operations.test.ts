@@ -1,8 +1,11 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 
+import { returnAllHintMessage } from '../../nodes/JobSearch/actions/job/search.operation';
 import { PACKAGE_VERSION, USER_AGENT } from '../../nodes/JobSearch/transport';
-import { clientOp, getJob, runJobSearch, search, startTestService, type TestService } from './helpers';
+import { clientOp, getJob, runJobSearch, search, startTestService, type NodeRun, type TestService } from './helpers';
+
+const hintsOf = (run: NodeRun) => run.run.data.resultData.runData['Job Search']?.[0]?.hints ?? [];
 
 let service: TestService;
 beforeAll(async () => {
@@ -88,10 +91,25 @@ describe('Search Jobs', () => {
 		expect(service.server.admin.callLog(id)).toEqual([]);
 	});
 
-	it('asks for the service maximum of 10,000 rows with Return All', async () => {
+	it('asks for the service maximum of 10,000 rows with Return All, with no hint when that is all of them', async () => {
 		const { credentials } = await service.account('enterprise');
-		const { output } = await runJobSearch(search({ returnAll: true }), { credentials });
-		expect(output).toHaveLength(300);
+		const run = await runJobSearch(search({ returnAll: true }), { credentials });
+		expect(run.output).toHaveLength(300);
+		expect(hintsOf(run)).toEqual([]);
+	});
+
+	it('hints in the output pane how many more jobs matched when Return All stops at the service maximum', async () => {
+		const big = await startTestService({ jobs: 10_050 });
+		try {
+			const { credentials } = await big.account('enterprise');
+			const run = await runJobSearch(search({ returnAll: true, options: { output: 'wholeResponse' } }), { credentials });
+			expect(run.error).toBeUndefined();
+			expect(run.output[0].json.total).toBe(10_050);
+			expect(hintsOf(run)).toEqual([{ message: returnAllHintMessage(10_050, 10_000, 0), location: 'outputPane' }]);
+			expect(returnAllHintMessage(10_050, 10_000, 0)).toMatch(/10,000 jobs.*but 50 more matched \[item 0\]\. Narrow the filters or the search period/);
+		} finally {
+			await big.server.close();
+		}
 	});
 });
 
@@ -104,6 +122,15 @@ describe('Get Job', () => {
 		expect(output).toEqual([
 			{ json: expect.objectContaining({ uid: job.uid, title: job.title, applicationCost: job.applicationCost }), pairedItem: { item: 0 } },
 		]);
+	});
+
+	it('keeps the full job description when Simplify is on', async () => {
+		const { credentials } = await service.account('free');
+		const [job] = service.server.admin.visibleJobs();
+		const { output } = await runJobSearch(getJob(job.uid), { credentials });
+		expect(job.description.length).toBeGreaterThan(0);
+		expect(output[0].json.description).toBe(job.description);
+		expect(output[0].json.client).toBeUndefined();
 	});
 
 	it('adds the client history on a plan with the addon', async () => {

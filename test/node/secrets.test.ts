@@ -1,4 +1,5 @@
 import { getJob, runJobSearch, clientOp, search, startTestService, type NodeRun, type TestService } from './helpers';
+import { startHeaderRecorder, startRedirectingFront } from './redirectingFront';
 
 let service: TestService;
 beforeAll(async () => {
@@ -88,5 +89,22 @@ describe('the API key', () => {
 		}
 		expect(failures).toBe(scenarios.length - 1);
 		expect(logged.filter((line) => scenarios.some(([key]) => line.includes(key)))).toEqual([]);
+	});
+});
+
+describe('a Base URL that redirects to another host', () => {
+	it('does not carry the API key over to that host', async () => {
+		const { credentials } = await service.account('pro');
+		const elsewhere = await startHeaderRecorder();
+		const front = await startRedirectingFront(elsewhere.url);
+		try {
+			const { error } = await runJobSearch(search({ options: { maxRetries: 0 } }), { credentials: { ...credentials, baseUrl: front.url } });
+			expect(error).toBeDefined();
+			expect(front.requests()).toBe(1);
+			expect(elsewhere.authorizations()).toEqual([undefined]);
+		} finally {
+			await front.close();
+			await elsewhere.close();
+		}
 	});
 });

@@ -65,6 +65,17 @@ describe('on activation and in the editor', () => {
 		expect(next.items.length).toBeGreaterThan(0);
 	});
 
+	it('sends each simplified alert with the full job description', async () => {
+		h = await startHarnessed(time, DAY_START, {}, { jobs: 3000 });
+		const sample = await h.poller.poll('manual');
+		const descriptions = new Map(h.server.admin.visibleJobs().map((j) => [j.uid, j.description]));
+		expect(sample.items.length).toBeGreaterThan(0);
+		for (const { json } of sample.items) {
+			expect(json.client).toBeUndefined();
+			expect(json.description).toBe(descriptions.get(String(json.uid)));
+		}
+	});
+
 	it('refuses a window key in Additional Filters before spending anything', async () => {
 		h = await startHarnessed(time, DAY_START, { additionalFilters: '{"fromDate": "2026-01-01T00:00:00Z"}' });
 		const outcome = await h.poller.poll();

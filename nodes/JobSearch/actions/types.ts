@@ -28,6 +28,18 @@ export interface ItemRun {
 	call<T = IDataObject>(tool: ToolName, body: IDataObject): Promise<ToolResult<T>>;
 }
 
-export type OperationHandler = (this: IExecuteFunctions, run: ItemRun) => Promise<INodeExecutionData[]>;
+/**
+ * One operation in two steps, so that every item's input is checked before the first request
+ * of the execution is sent (and billed).
+ */
+export interface Operation<Prepared> {
+	/**
+	 * Reads item `itemIndex`'s parameters, checks them and builds its request. Sends nothing;
+	 * bad input throws a NodeOperationError that names the field and `[item N]`.
+	 */
+	prepare(this: IExecuteFunctions, itemIndex: number): Prepared;
+	/** Sends what `prepare` built and turns the answer into output items. */
+	send(this: IExecuteFunctions, run: ItemRun, prepared: Prepared): Promise<INodeExecutionData[]>;
+}
 
-export type Router = { [R in Resource]: Record<OperationsOf[R], OperationHandler> };
+export type Router = { [R in Resource]: Record<OperationsOf[R], Operation<unknown>> };

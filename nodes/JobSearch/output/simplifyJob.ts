@@ -9,8 +9,9 @@ function defined(record: IDataObject): IDataObject {
 }
 
 /**
- * A flat, readable subset of a job for the next node (a Slack message, a sheet row): the fields a
- * person scans to decide whether to apply. Simplify off gives the whole record instead.
+ * A flat, readable subset of a job for the next node (a Slack message, a sheet row, an AI
+ * summary): the fields a person reads to decide whether to apply, the full description included.
+ * Simplify off gives the whole record instead.
  */
 export function simplifyJob(job: IDataObject): IDataObject {
 	const budget = obj(job.budget);
@@ -22,6 +23,7 @@ export function simplifyJob(job: IDataObject): IDataObject {
 		uid: job.uid,
 		title: job.title,
 		url: job.externalLink,
+		description: job.description,
 		createdAt: job.createdAt,
 		jobType: job.jobType,
 		hourlyRate: job.hourlyRate,

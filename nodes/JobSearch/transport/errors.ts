@@ -2,6 +2,7 @@ import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n
 
 import { toolDefinitions, type ToolName } from '../filters';
 import { formatUsd } from '../pricing';
+import { MAX_BODY_LABEL, SERVICE_PLANS, plansWithPremiumAddon } from '../service';
 import { PACKAGE_NAME } from './version';
 
 /** The failure categories n8n's newer NodeApiError understands (set as `error.failure`). */
@@ -51,9 +52,21 @@ function toolTitle(tool: ToolName): string {
 	return toolDefinitions().find((t) => t.name === tool)?.title ?? tool;
 }
 
+/** " [item N]" when the error belongs to an input item, as n8n's own nodes write it. */
+function itemSuffix(itemIndex: number | undefined): string {
+	return itemIndex === undefined ? '' : ` [item ${itemIndex}]`;
+}
+
 function seconds(ms: number): string {
 	const s = ms / 1000;
 	return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+}
+
+/** "Free keys allow 10 requests a minute, Pro keys 60, Enterprise keys 600." */
+function rateLimitsSentence(): string {
+	const [first, ...rest] = Object.values(SERVICE_PLANS);
+	const others = rest.map((plan) => `${plan.title} keys ${plan.requestsPerMinute}`);
+	return `${[`${first.title} keys allow ${first.requestsPerMinute} requests a minute`, ...others].join(', ')}.`;
 }
 
 interface Mapped {
@@ -103,7 +116,7 @@ function map(status: number, body: ServiceErrorBody, c: ErrorCircumstances): Map
 			return {
 				message: `${c.tool === 'get_job' ? 'Get Job with client history' : title} needs the premium addon, which your plan does not include`,
 				description:
-					'The Pro and Enterprise plans include the premium addon (Get Client Activity, Get Client History, Get Job with client history). Upgrade the plan, or set the option "On Premium Not Included" to skip or pass the item through.',
+					`The ${plansWithPremiumAddon('and')} plans include the premium addon (Get Client Activity, Get Client History, Get Job with client history). Upgrade the plan, or set the option "On Premium Not Included" to skip or pass the item through.`,
 				failure: 'configuration-invalid',
 			};
 		case 'not_found':
@@ -115,7 +128,7 @@ function map(status: number, body: ServiceErrorBody, c: ErrorCircumstances): Map
 		case 'payload_too_large':
 		case '413':
 			return {
-				message: 'The request is larger than the service accepts (10 MiB per call)',
+				message: `The request is larger than the service accepts (${MAX_BODY_LABEL} per call)`,
 				description: 'Shorten the request: usually a very long keyword or location list in the filters.',
 				failure: 'configuration-invalid',
 			};
@@ -130,7 +143,7 @@ function map(status: number, body: ServiceErrorBody, c: ErrorCircumstances): Map
 			return {
 				message: `Rate limited: the service ${asked}, ${bound}`,
 				description:
-					'Raise "Max Retries" or "Max Retry Wait (Seconds)" in the options, lower "Concurrency", or set "Min Interval Between Requests". Free keys allow 10 requests a minute, Pro keys 60.',
+					`Raise "Max Retries" or "Max Retry Wait (Seconds)" in the options, lower "Concurrency", or set "Min Interval Between Requests". ${rateLimitsSentence()}`,
 				failure: 'rate-limited',
 			};
 		}
@@ -181,9 +194,10 @@ export function serviceError(
 	const body: ServiceErrorBody =
 		typeof rawBody === 'object' && rawBody !== null ? (rawBody as ServiceErrorBody) : { error: typeof rawBody === 'string' ? rawBody.slice(0, 300) : undefined };
 	const mapped = map(status, body, circumstances);
+	const message = `${mapped.message}${itemSuffix(circumstances.itemIndex)}`;
 	const retryAfterMs = circumstances.retryAfterMs ?? body.retryAfterMs;
 	const error = new NodeApiError(node, { ...body } as JsonObject, {
-		message: mapped.message,
+		message,
 		description: mapped.description,
 		httpCode: String(status),
 		itemIndex: circumstances.itemIndex,
@@ -191,7 +205,7 @@ export function serviceError(
 	return attach(
 		error,
 		{
-			error: mapped.message,
+			error: message,
 			error_code: body.error_code ?? `http_${status}`,
 			httpCode: status,
 			...(status === 429 && retryAfterMs !== undefined ? { retryAfterMs } : {}),
@@ -208,9 +222,10 @@ export function networkError(
 	circumstances: ErrorCircumstances,
 ): NodeApiError {
 	const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT';
-	const message = timedOut
+	const what = timedOut
 		? 'The service did not answer in time'
 		: `Could not reach the service${circumstances.retries ? ` (after ${circumstances.retries} retries)` : ''}`;
+	const message = `${what}${itemSuffix(circumstances.itemIndex)}`;
 	const description = timedOut
 		? 'Not retried, because the service may have done (and billed) the work. Try a smaller Limit, or check the Base URL in the credential.'
 		: `Check the Base URL in the credential (${baseUrl}) and the network. Network code: ${code ?? 'unknown'}.`;

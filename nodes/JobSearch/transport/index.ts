@@ -75,6 +75,9 @@ async function attempt(this: JobSearchContext, url: string, body: IDataObject): 
 		// Non-2xx answers come back as data, so the 402 body and Retry-After are readable.
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
+		// n8n follows redirects with the Authorization header by default, to any host: a Base
+		// URL that redirects elsewhere must not hand the key to that host.
+		sendCredentialsOnCrossOriginRedirect: false,
 	};
 	try {
 		const response = (await this.helpers.httpRequestWithAuthentication.call(

@@ -3,21 +3,23 @@
  * Node options (Max Retries, Max Retry Wait) override the defaults per execution.
  */
 
+import { RATE_LIMIT_WINDOW_MS } from '../service';
+
 /** A 10,000-row search is a few MB; a minute covers it on a slow link without hanging a worker. */
 export const REQUEST_TIMEOUT_MS = 60_000;
 
 /** Three retries ride out a short rate-limit burst or a brief outage without hiding a real one. */
 export const DEFAULT_MAX_RETRIES = 3;
 
-/** The rate-limit window is one minute, so one full window is the longest wait worth sitting through. */
-export const DEFAULT_MAX_RETRY_WAIT_SECONDS = 60;
+/** One full rate-limit window (a minute) is the longest wait worth sitting through. */
+export const DEFAULT_MAX_RETRY_WAIT_SECONDS = RATE_LIMIT_WINDOW_MS / 1000;
 export const DEFAULT_MAX_RETRY_WAIT_MS = DEFAULT_MAX_RETRY_WAIT_SECONDS * 1000;
 
 /** The service rejects a retry that comes even a little early (spec 7), so wait this much longer. */
 export const RETRY_AFTER_CUSHION_MS = 25;
 
-/** Used when a 429 carries neither Retry-After nor retryAfterMs: a tenth of the one-minute window. */
-export const FALLBACK_RETRY_AFTER_MS = 6_000;
+/** Used when a 429 carries neither Retry-After nor retryAfterMs: a tenth of the rate-limit window. */
+export const FALLBACK_RETRY_AFTER_MS = RATE_LIMIT_WINDOW_MS / 10;
 
 /** First backoff after a 500 or a dropped connection; it doubles on each further attempt. */
 export const BACKOFF_BASE_MS = 200;
@@ -28,7 +30,13 @@ export const BACKOFF_CAP_MS = 10_000;
 /** Up to this share of each backoff is random, so parallel workers do not retry in lockstep. */
 export const BACKOFF_JITTER_RATIO = 0.5;
 
-/** Network failures that happen before the service could have answered, so a retry is safe. */
+/**
+ * Dropped connections, retried with backoff. Most of these (refused, DNS, unreachable) happen
+ * before the request reaches the service. A reset or broken pipe can also come after the service
+ * did, and billed, the work, so a retry may charge twice; they are retried anyway because a
+ * reset is far more often a stale keep-alive socket or a proxy cutting in before the work starts.
+ * A timeout is the opposite case (the service is most likely still working), so it is not retried.
+ */
 export const RETRYABLE_NETWORK_CODES: readonly string[] = [
 	'ECONNRESET',
 	'ECONNREFUSED',

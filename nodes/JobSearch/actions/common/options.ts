@@ -1,7 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { includeUsageOption } from '../../output';
 import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_WAIT_MS, DEFAULT_MAX_RETRY_WAIT_SECONDS } from '../../transport/tunables';
 import { MICROCENTS_PER_USD, PRICE_MICROCENTS, formatUsd } from '../../pricing';
+import { SERVICE_PLANS, minIntervalMsFor } from '../../service';
 import type { ItemOptions } from '../types';
 
 const premiumOperations = ['get', 'getActivity', 'getHistory'];
@@ -21,15 +23,9 @@ export const optionsDescription: INodeProperties = {
 			default: 1,
 			typeOptions: { minValue: 1, maxValue: 20, numberPrecision: 0 },
 			description:
-				'How many input items are sent to the service at the same time. Read from the first item. Keep it low on the Free plan (10 requests a minute).',
+				`How many input items are sent to the service at the same time. Read from the first item. Keep it low on the ${SERVICE_PLANS.free.title} plan (${SERVICE_PLANS.free.requestsPerMinute} requests a minute).`,
 		},
-		{
-			displayName: 'Include Usage',
-			name: 'includeUsage',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to add a "usage" field with the credit this call consumed and the credit left (microcents and USD)',
-		},
+		includeUsageOption('call'),
 		{
 			displayName: 'Max Credit per Execution (USD)',
 			name: 'maxCreditUsd',
@@ -64,7 +60,7 @@ export const optionsDescription: INodeProperties = {
 			default: 0,
 			typeOptions: { minValue: 0, numberPrecision: 0 },
 			description:
-				'Space requests at least this far apart, so many input items stay under the rate limit (6000 keeps a Free key at 10 a minute). Read from the first item.',
+				`Space requests at least this far apart, so many input items stay under the rate limit (${minIntervalMsFor('free')} keeps a ${SERVICE_PLANS.free.title} key at ${SERVICE_PLANS.free.requestsPerMinute} a minute). Read from the first item.`,
 		},
 		{
 			displayName: 'On Premium Not Included',

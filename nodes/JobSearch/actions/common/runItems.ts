@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import type { ToolName } from '../../filters';
 import { callTool, type ToolResult } from '../../transport';
 import { errorItem } from '../../output';
-import type { ItemRun, OperationHandler } from '../types';
+import type { ItemRun, Operation } from '../types';
 import { executionSettings, itemOptions } from './options';
 import { CreditBudget, Pacer } from './guards';
 
@@ -13,23 +13,45 @@ function remember(error: unknown, itemIndex: number): unknown {
 	return error;
 }
 
+interface ReadyItem<Prepared> {
+	itemIndex: number;
+	options: ReturnType<typeof itemOptions>;
+	prepared: Prepared;
+}
+
 /**
- * Runs `handler` for every input item with at most `concurrency` items in flight, keeps the
- * output in input order with `pairedItem`, and turns failures into error items when the node
- * continues on fail. On a failure otherwise, no new item starts; the ones in flight finish.
+ * Runs `operation` for every input item. First every item is prepared (parameters read and
+ * checked, request built), so bad input anywhere fails the node before any credit is spent; with
+ * continueOnFail such items become error items and the others still run. Then the prepared items
+ * are sent with at most `concurrency` in flight, the output kept in input order with `pairedItem`.
+ * On a failure without continueOnFail no new item starts; the ones in flight finish.
  */
-export async function runItems(this: IExecuteFunctions, handler: OperationHandler): Promise<INodeExecutionData[]> {
+export async function runItems<Prepared>(
+	this: IExecuteFunctions,
+	operation: Operation<Prepared>,
+): Promise<INodeExecutionData[]> {
 	const items = this.getInputData();
+	const continueOnFail = this.continueOnFail();
+	const results: INodeExecutionData[][] = new Array(items.length);
+
+	const ready: Array<ReadyItem<Prepared>> = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const options = itemOptions.call(this, itemIndex);
+			ready.push({ itemIndex, options, prepared: operation.prepare.call(this, itemIndex) });
+		} catch (error) {
+			if (!continueOnFail) throw remember(error, itemIndex);
+			results[itemIndex] = [errorItem(error, itemIndex)];
+		}
+	}
+
 	const settings = executionSettings.call(this);
 	const budget = new CreditBudget(this.getNode(), settings.maxCreditMicrocents);
 	const pacer = new Pacer(settings.minIntervalMs);
-	const continueOnFail = this.continueOnFail();
-	const results: INodeExecutionData[][] = new Array(items.length);
 	let next = 0;
 	let failure: { error: unknown } | undefined;
 
-	const runOne = async (itemIndex: number): Promise<INodeExecutionData[]> => {
-		const options = itemOptions.call(this, itemIndex);
+	const sendOne = async ({ itemIndex, options, prepared }: ReadyItem<Prepared>): Promise<INodeExecutionData[]> => {
 		const run: ItemRun = {
 			itemIndex,
 			item: items[itemIndex],
@@ -56,25 +78,25 @@ export async function runItems(this: IExecuteFunctions, handler: OperationHandle
 				}
 			},
 		};
-		return await handler.call(this, run);
+		return await operation.send.call(this, run, prepared);
 	};
 
 	const worker = async (): Promise<void> => {
-		while (failure === undefined && next < items.length) {
-			const itemIndex = next++;
+		while (failure === undefined && next < ready.length) {
+			const item = ready[next++];
 			try {
-				results[itemIndex] = await runOne(itemIndex);
+				results[item.itemIndex] = await sendOne(item);
 			} catch (error) {
 				if (!continueOnFail) {
-					failure ??= { error: remember(error, itemIndex) };
+					failure ??= { error: remember(error, item.itemIndex) };
 					return;
 				}
-				results[itemIndex] = [errorItem(error, itemIndex)];
+				results[item.itemIndex] = [errorItem(error, item.itemIndex)];
 			}
 		}
 	};
 
-	const workers = Math.min(settings.concurrency, Math.max(1, items.length));
+	const workers = Math.min(settings.concurrency, Math.max(1, ready.length));
 	await Promise.all(Array.from({ length: workers }, worker));
 	if (failure !== undefined) throw failure.error;
 	return results.flat();

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { simplifyJob, withUsage } from '../../output';
+import { plansWithPremiumAddon } from '../../service';
 import { jobUidField } from '../common/fields';
 import { readJobUid } from '../common/jobUid';
 import { callPremium } from '../common/premium';
@@ -16,21 +17,29 @@ export const description: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		displayOptions: { show },
-		description:
-			"Whether to add the client's work history and feedback (\"clientHistory\"). Needs a plan with the premium addon (Pro or Enterprise).",
+		description: `Whether to add the client's work history and feedback ("clientHistory"). Needs a plan with the premium addon (${plansWithPremiumAddon('or')}).`,
 	},
 ];
 
-export async function execute(this: IExecuteFunctions, run: ItemRun): Promise<INodeExecutionData[]> {
-	const { itemIndex, options } = run;
+/** What one item sends: its get_job body, and how to shape the answer. */
+export interface GetJobRequest {
+	body: IDataObject;
+	simplify: boolean;
+}
+
+export function prepare(this: IExecuteFunctions, itemIndex: number): GetJobRequest {
 	const jobUid = readJobUid.call(this, itemIndex);
 	const withClientHistory = this.getNodeParameter('includeClientHistory', itemIndex, false) as boolean;
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
-	const body: IDataObject = withClientHistory ? { jobUid, withClientHistory } : { jobUid };
-	const outcome = await callPremium<IDataObject>(run, 'get_job', body);
+	return { body: withClientHistory ? { jobUid, withClientHistory } : { jobUid }, simplify };
+}
+
+export async function send(this: IExecuteFunctions, run: ItemRun, request: GetJobRequest): Promise<INodeExecutionData[]> {
+	const { itemIndex, options } = run;
+	const outcome = await callPremium<IDataObject>(run, 'get_job', request.body);
 	if ('declined' in outcome) return outcome.declined;
 	const { data, usage } = outcome.result;
-	let json = simplify ? simplifyJob(data) : data;
-	if (simplify && data.clientHistory !== undefined) json = { ...json, clientHistory: data.clientHistory };
+	let json = request.simplify ? simplifyJob(data) : data;
+	if (request.simplify && data.clientHistory !== undefined) json = { ...json, clientHistory: data.clientHistory };
 	return [{ json: withUsage(json, options.includeUsage ? usage : undefined), pairedItem: { item: itemIndex } }];
 }

@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { simplifyProperty } from '../../output';
+
 import * as get from './get.operation';
 import * as search from './search.operation';
 
@@ -28,14 +30,7 @@ export const description: INodeProperties[] = [
 		],
 		default: 'search',
 	},
-	{
-		displayName: 'Simplify',
-		name: 'simplify',
-		type: 'boolean',
-		default: true,
-		displayOptions: { show: { resource: ['job'] } },
-		description: 'Whether to return a simplified version of the response instead of the raw data',
-	},
+	simplifyProperty({ show: { resource: ['job'] } }),
 	...search.description,
 	...get.description,
 ];

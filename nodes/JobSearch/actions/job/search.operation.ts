@@ -43,13 +43,20 @@ export const description: INodeProperties[] = [
 	additionalFiltersProperty({ show }),
 ];
 
-/** The search_jobs body of one item, checked before anything is sent. */
-export function searchBody(this: IExecuteFunctions, itemIndex: number): IDataObject {
+/** What one item sends: its search_jobs body, and how to shape the answer. */
+export interface SearchRequest {
+	body: IDataObject;
+	returnAll: boolean;
+	simplify: boolean;
+}
+
+export function prepare(this: IExecuteFunctions, itemIndex: number): SearchRequest {
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const limit = returnAll ? MAX_ROWS_PER_CALL : (this.getNodeParameter('limit', itemIndex, 50) as number);
 	const { body, issues } = searchFiltersFromParameters(
 		(name) => this.getNodeParameter(name, itemIndex, name === ADDITIONAL_FILTERS ? '{}' : {}),
 		{ limit },
+		{ timeZone: this.getTimezone() },
 	);
 	if (issues.length > 0) {
 		throw operationError(this.getNode(), 'invalid_input', `${issues[0].message} [item ${itemIndex}]`, {
@@ -60,7 +67,14 @@ export function searchBody(this: IExecuteFunctions, itemIndex: number): IDataObj
 					: 'Fix the field in the node, or in Additional Filters (JSON) if the key came from there. Nothing was sent.',
 		});
 	}
-	return body as IDataObject;
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	return { body: body as IDataObject, returnAll, simplify };
+}
+
+/** The hint shown when Return All got fewer rows than matched: the service stops at its maximum. */
+export function returnAllHintMessage(total: number, returned: number, itemIndex: number): string {
+	const more = (total - returned).toLocaleString('en-US');
+	return `Return All got ${returned.toLocaleString('en-US')} jobs, the service maximum per search, but ${more} more matched [item ${itemIndex}]. Narrow the filters or the search period to get them all, for example with several searches over shorter periods.`;
 }
 
 interface SearchData {
@@ -68,12 +82,15 @@ interface SearchData {
 	total?: number;
 }
 
-export async function execute(this: IExecuteFunctions, run: ItemRun): Promise<INodeExecutionData[]> {
+export async function send(this: IExecuteFunctions, run: ItemRun, request: SearchRequest): Promise<INodeExecutionData[]> {
 	const { itemIndex, options } = run;
-	const body = searchBody.call(this, itemIndex);
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
-	const { data, usage } = await run.call<SearchData>('search_jobs', body);
-	const jobs = (data.jobs ?? []).map((job) => (simplify ? simplifyJob(job) : job));
+	const { data, usage } = await run.call<SearchData>('search_jobs', request.body);
+	const returned = data.jobs ?? [];
+	if (request.returnAll && typeof data.total === 'number' && data.total > returned.length) {
+		// Feature-detected: contexts that run the node without an output pane may lack it.
+		this.addExecutionHints?.({ message: returnAllHintMessage(data.total, returned.length, itemIndex), location: 'outputPane' });
+	}
+	const jobs = returned.map((job) => (request.simplify ? simplifyJob(job) : job));
 	const usageToShow = options.includeUsage ? usage : undefined;
 	const pairedItem = { item: itemIndex };
 	if (options.output === 'wholeResponse') {

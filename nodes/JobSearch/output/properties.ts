@@ -1,0 +1,28 @@
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+
+/** The Simplify switch of every node that outputs jobs: on by default, see simplifyJob. */
+export function simplifyProperty(displayOptions?: IDisplayOptions): INodeProperties {
+	return {
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: true,
+		...(displayOptions ? { displayOptions } : {}),
+		description: 'Whether to return a simplified version of the response instead of the raw data',
+	};
+}
+
+/**
+ * The "Include Usage" option (see withUsage). `spentBy` is what consumed the credit as the node
+ * sees it: one call of the action node, or one poll of the trigger.
+ */
+export function includeUsageOption(spentBy: 'call' | 'poll'): INodeProperties {
+	const where = spentBy === 'poll' ? 'to each job ' : '';
+	return {
+		displayName: 'Include Usage',
+		name: 'includeUsage',
+		type: 'boolean',
+		default: false,
+		description: `Whether to add a "usage" field ${where}with the credit this ${spentBy} consumed and the credit left (microcents and USD)`,
+	};
+}
