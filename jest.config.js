@@ -8,4 +8,5 @@ module.exports = {
 	},
 	setupFiles: ['<rootDir>/test/setup-env.ts'],
 	testTimeout: 30000,
+	reporters: ['default', '<rootDir>/test/summaryReporter.js'],
 };
