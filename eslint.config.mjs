@@ -10,7 +10,7 @@ import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
 const shipped = ['package.json', 'nodes/**/*.{ts,json}', 'credentials/**/*.{ts,json}'];
 
 export default tseslint.config(
-	{ ignores: ['dist/**', 'node_modules/**', 'coverage/**', '**/*.js', '**/*.mjs', 'package-lock.json'] },
+	{ ignores: ['dist/**', 'node_modules/**', 'coverage/**', '**/*.js', '**/*.mjs', '**/package-lock.json'] },
 	{
 		files: ['**/*.ts'],
 		extends: [tseslint.configs.recommended],

@@ -55,6 +55,16 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		return options;
 	}
 
+	// Newer n8n-core (2.41) asks these too; the harness's workflows use only this package's
+	// credential with its own nodes, which is always allowed, and it needs no pre-authentication.
+	isCredentialUsableByNode(_credentialType: string, _nodeType: string): boolean {
+		return true;
+	}
+
+	async runPreAuthentication(): Promise<ICredentialDataDecryptedObject | undefined> {
+		return undefined;
+	}
+
 	async preAuthentication(
 		_helpers: IHttpRequestHelper,
 		_credentials: ICredentialDataDecryptedObject,
