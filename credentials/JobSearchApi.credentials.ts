@@ -62,6 +62,8 @@ export class JobSearchApi implements ICredentialType {
 			},
 			body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
 			json: true,
+			// n8n would follow a redirect to another host with the key in the header.
+			sendCredentialsOnCrossOriginRedirect: false,
 		},
 		rules: [
 			{

@@ -105,6 +105,8 @@ export interface WorkflowSpec {
 	connections?: IConnections;
 	staticData?: IDataObject;
 	active?: boolean;
+	/** The workflow's time zone setting (IANA); n8n's default applies when unset. */
+	timezone?: string;
 }
 
 export function createWorkflow(spec: WorkflowSpec, types: LoadedTypes = loadNodeTypes()): Workflow {
@@ -116,7 +118,7 @@ export function createWorkflow(spec: WorkflowSpec, types: LoadedTypes = loadNode
 		active: spec.active ?? false,
 		nodeTypes: types.nodeTypes,
 		staticData: spec.staticData,
-		settings: { executionOrder: 'v1' },
+		settings: { executionOrder: 'v1', ...(spec.timezone ? { timezone: spec.timezone } : {}) },
 	});
 }
 

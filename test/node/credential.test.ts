@@ -1,6 +1,7 @@
 import { testCredential } from '../harness';
 import { JobSearchApi } from '../../credentials/JobSearchApi.credentials';
 import { startTestService, type TestService } from './helpers';
+import { startHeaderRecorder, startRedirectingFront } from './redirectingFront';
 
 let service: TestService;
 beforeAll(async () => {
@@ -43,5 +44,20 @@ describe('the Job Search API credential test', () => {
 		expect(credential.test.request).toEqual(
 			expect.objectContaining({ method: 'POST', url: '={{$credentials.mcpUrl}}', body: expect.objectContaining({ method: 'tools/list' }) }),
 		);
+	});
+
+	it('does not carry the key to another host that the MCP URL redirects to', async () => {
+		const { credentials } = await service.account('free');
+		const elsewhere = await startHeaderRecorder();
+		const front = await startRedirectingFront(elsewhere.url);
+		try {
+			const result = await testCredential({ ...credentials, mcpUrl: `${front.url}/mcp` });
+			expect(result.status).toBe('Error');
+			expect(front.requests()).toBe(1);
+			expect(elsewhere.authorizations()).toEqual([undefined]);
+		} finally {
+			await front.close();
+			await elsewhere.close();
+		}
 	});
 });

@@ -13,12 +13,15 @@ export interface RunNodeOptions {
 	input?: IDataObject[];
 	continueOnFail?: boolean;
 	credentials: HarnessCredentials;
+	/** The workflow's time zone setting. */
+	timezone?: string;
 }
 
 /** Runs Input → Job Search inside n8n-core with the given Job Search parameters. */
 export async function runJobSearch(parameters: INodeParameters, options: RunNodeOptions): Promise<NodeRun> {
 	const result = await runWorkflow({
 		credentials: options.credentials,
+		timezone: options.timezone,
 		nodes: [
 			{ name: 'Input', type: INPUT_TYPE, parameters: { items: JSON.stringify(options.input ?? [{}]) } },
 			{

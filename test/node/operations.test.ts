@@ -58,6 +58,22 @@ describe('Search Jobs', () => {
 		}
 	});
 
+	it("reads a From Date picked without a zone in the workflow's time zone", async () => {
+		const { credentials } = await service.account('pro');
+		const visible = service.server.admin.visibleJobs();
+		const from = visible[9].createdAt; // the 10th newest job: 10 jobs are at or after it
+		const kathmanduWall = new Date(Date.parse(from) + (5 * 60 + 45) * 60_000).toISOString().slice(0, 23);
+		const expected = visible.filter((job) => job.createdAt >= from).length;
+		const params = search({ limit: 100, basicFilters: { fromDate: kathmanduWall } });
+
+		const inKathmandu = await runJobSearch(params, { credentials, timezone: 'Asia/Kathmandu' });
+		expect(inKathmandu.error).toBeUndefined();
+		expect(inKathmandu.output).toHaveLength(expected);
+
+		const inUtc = await runJobSearch(params, { credentials, timezone: 'UTC' });
+		expect(inUtc.output.length).toBeLessThan(expected);
+	});
+
 	it('outputs one item with the whole response and usage when asked', async () => {
 		const { credentials } = await service.account('pro');
 		const { output } = await runJobSearch(search({ limit: 3, options: { output: 'wholeResponse', includeUsage: true } }), {

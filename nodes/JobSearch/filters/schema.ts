@@ -100,7 +100,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		title: 'From Date',
 		type: 'dateTime',
 		source: 'doc',
-		help: 'Only jobs posted at or after this moment (ISO 8601, for example 2026-11-01T00:00:00Z).',
+		help: "Only jobs posted at or after this moment: ISO 8601, for example 2026-11-01T00:00:00Z. A date and time without a zone, as the date picker gives it, is read in the workflow's time zone.",
 	},
 	{
 		key: 'toDate',
@@ -108,7 +108,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		title: 'To Date',
 		type: 'dateTime',
 		source: 'doc',
-		help: 'Only jobs posted at or before this moment (ISO 8601, for example 2026-11-20T23:59:59Z).',
+		help: "Only jobs posted at or before this moment: ISO 8601, for example 2026-11-20T23:59:59Z. A date and time without a zone, as the date picker gives it, is read in the workflow's time zone.",
 	},
 	{
 		key: 'jobCategories',

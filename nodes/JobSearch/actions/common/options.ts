@@ -114,9 +114,10 @@ export interface ExecutionSettings {
 	maxCreditMicrocents?: number;
 }
 
-export function executionSettings(this: IExecuteFunctions): ExecutionSettings {
-	if (this.getInputData().length === 0) return { concurrency: 1, minIntervalMs: 0 };
-	const o = raw.call(this, 0);
+/** Read once per execution, from the first item whose input could be prepared (item 0 normally). */
+export function executionSettings(this: IExecuteFunctions, itemIndex: number | undefined): ExecutionSettings {
+	if (itemIndex === undefined) return { concurrency: 1, minIntervalMs: 0 };
+	const o = raw.call(this, itemIndex);
 	const maxCreditUsd = typeof o.maxCreditUsd === 'number' ? o.maxCreditUsd : 0;
 	return {
 		concurrency: Math.max(1, Math.floor(Number(o.concurrency ?? 1)) || 1),

@@ -45,7 +45,8 @@ export async function runItems<Prepared>(
 		}
 	}
 
-	const settings = executionSettings.call(this);
+	// An item that failed to prepare (with continueOnFail) may be the one whose options are broken.
+	const settings = executionSettings.call(this, ready[0]?.itemIndex);
 	const budget = new CreditBudget(this.getNode(), settings.maxCreditMicrocents);
 	const pacer = new Pacer(settings.minIntervalMs);
 	let next = 0;
