@@ -64,4 +64,33 @@ describe('Max Credit per Execution', () => {
 		expect(error?.message).toMatch(/^Stopped before Search Jobs: it could cost up to \$0\.579/);
 		expect(service.server.admin.callLog(id)).toEqual([]);
 	});
+
+	it('releases what a call did not use, so a search returning fewer rows than its Limit leaves room for the next', async () => {
+		const { id, credentials } = await service.account('pro');
+		// Limit 100 reserves $0.579; a cap of $0.60 fits the second search only if the first,
+		// which matches 1 job, gives back what it did not spend.
+		const [job] = service.server.admin.visibleJobs();
+		const run = await runJobSearch(
+			search({ limit: 100, basicFilters: { fromDate: job.createdAt }, options: { maxCreditUsd: 0.6 } }),
+			{ credentials, input: [{}, {}] },
+		);
+		expect(run.error).toBeUndefined();
+		expect(service.server.admin.callLog(id)).toHaveLength(2);
+	});
+
+	it('counts an attempt that got no answer as spent, so a retry that could pass the cap is not sent', async () => {
+		const { id, credentials } = await service.account('pro');
+		service.server.admin.injectFault({ kind: 'drop', tool: 'get_job', times: 1 });
+		const [job] = service.server.admin.visibleJobs();
+		// One lookup costs $0.0195: the dropped attempt may have been billed, so a retry could
+		// make it $0.039, past the $0.03 cap.
+		const { error } = await runJobSearch(getJob(job.uid, { options: { maxCreditUsd: 0.03 } }), { credentials });
+		expect(error?.message).toMatch(/^Stopped before Get Job: it could cost up to \$0\.0195, and this execution has already used \$0\.0195/);
+		expect(service.server.admin.callLog(id)).toEqual([]);
+
+		service.server.admin.injectFault({ kind: 'drop', tool: 'get_job', times: 1 });
+		const roomy = await runJobSearch(getJob(job.uid, { options: { maxCreditUsd: 0.04 } }), { credentials });
+		expect(roomy.error).toBeUndefined();
+		expect(service.server.admin.callLog(id)).toHaveLength(1);
+	});
 });

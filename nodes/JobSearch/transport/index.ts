@@ -36,6 +36,11 @@ export interface CallToolOptions {
 	maxRetryWaitMs?: number;
 	/** Awaited before every attempt, retries included: the node's pacing between requests. */
 	beforeAttempt?: () => Promise<void>;
+	/**
+	 * Told when an attempt got no answer (a dropped connection or a timeout): the service may
+	 * have done, and billed, the work all the same. The node's credit cap counts it as spent.
+	 */
+	onUnanswered?: () => void;
 }
 
 export interface ToolUsage {
@@ -153,6 +158,7 @@ export async function callTool<T = IDataObject>(
 		const outcome = await attempt.call(this, url, body);
 
 		if (outcome.kind === 'no-answer') {
+			options.onUnanswered?.();
 			const retryable = outcome.code !== undefined && RETRYABLE_NETWORK_CODES.includes(outcome.code);
 			const wait = backoffMs(retries);
 			if (!retryable || retries >= maxRetries || waitedMs + wait > maxWaitMs) {

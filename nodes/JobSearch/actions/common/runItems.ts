@@ -58,7 +58,9 @@ export async function runItems<Prepared>(
 			item: items[itemIndex],
 			options,
 			call: async <T = IDataObject>(tool: ToolName, body: IDataObject): Promise<ToolResult<T>> => {
-				const reservation = budget.reserve(tool, body, itemIndex);
+				// One reservation per attempt that could be billed: an unanswered attempt may have
+				// been, so its worst case counts as spent and a retry must fit under the cap again.
+				let reservation: number | undefined = budget.reserve(tool, body, itemIndex);
 				let consumed = 0;
 				try {
 					const result = await callTool.call<IExecuteFunctions, [ToolName, IDataObject, object], Promise<ToolResult<T>>>(
@@ -69,13 +71,20 @@ export async function runItems<Prepared>(
 							itemIndex,
 							maxRetries: options.maxRetries,
 							maxRetryWaitMs: options.maxRetryWaitMs,
-							beforeAttempt: async () => await pacer.wait(),
+							beforeAttempt: async () => {
+								reservation ??= budget.reserve(tool, body, itemIndex);
+								await pacer.wait();
+							},
+							onUnanswered: () => {
+								if (reservation !== undefined) budget.settle(reservation, reservation);
+								reservation = undefined;
+							},
 						},
 					);
 					consumed = result.usage.consumedMicrocents;
 					return result;
 				} finally {
-					budget.settle(reservation, consumed);
+					if (reservation !== undefined) budget.settle(reservation, consumed);
 				}
 			},
 		};
