@@ -1,5 +1,5 @@
 import { createServer, request, type Server } from 'http';
-import type { AddressInfo } from 'net';
+import { listenOnLoopback } from './loopbackServer';
 
 export interface CountingProxy {
 	url: string;
@@ -30,15 +30,9 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
 		});
 		req.pipe(forward);
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
+	const listening = await listenOnLoopback(server);
 	return {
-		url: `http://127.0.0.1:${port}`,
+		...listening,
 		maxInFlight: () => max,
-		close: () =>
-			new Promise((resolve) => {
-				server.closeAllConnections();
-				server.close(() => resolve());
-			}),
 	};
 }

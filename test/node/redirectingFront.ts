@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'http';
-import type { AddressInfo } from 'net';
+import { listenOnLoopback } from './loopbackServer';
 
 export interface RedirectingFront {
 	url: string;
@@ -20,16 +20,10 @@ export async function startRedirectingFront(target: string): Promise<Redirecting
 		res.writeHead(301, { Location: `${target}${req.url ?? '/'}` });
 		res.end();
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
+	const listening = await listenOnLoopback(server);
 	return {
-		url: `http://127.0.0.1:${port}`,
+		...listening,
 		requests: () => count,
-		close: () =>
-			new Promise((resolve) => {
-				server.closeAllConnections();
-				server.close(() => resolve());
-			}),
 	};
 }
 
@@ -49,15 +43,9 @@ export async function startHeaderRecorder(): Promise<HeaderRecorder> {
 		res.writeHead(405, { 'Content-Type': 'application/json', Allow: 'POST' });
 		res.end(JSON.stringify({ error: 'Method not allowed', error_code: 'method_not_allowed' }));
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
+	const listening = await listenOnLoopback(server);
 	return {
-		url: `http://127.0.0.1:${port}`,
+		...listening,
 		authorizations: () => [...seen],
-		close: () =>
-			new Promise((resolve) => {
-				server.closeAllConnections();
-				server.close(() => resolve());
-			}),
 	};
 }
