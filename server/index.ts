@@ -35,7 +35,7 @@ export interface StartServerOptions {
 	adminToken?: string;
 	/** Overrides of the plans' limits, e.g. short windows for tests. */
 	rateLimits?: Partial<Record<Plan, { requests: number; windowMs: number }>>;
-	/** New jobs keep arriving by the clock, each visible only after a lag (default 5 to 15 min). */
+	/** New jobs keep arriving by the clock; the index shows them in batch refreshes (see LiveOptions). */
 	live?: LiveOptions;
 	/** Default false. */
 	logger?: boolean;
@@ -57,6 +57,8 @@ export interface RunningServer {
 		setBalance(accountId: string, b: { poolMicrocents?: number; packMicrocents?: number }): void;
 		callLog(accountId: string): CallLogEntry[];
 		addJobs(jobs: ScriptedJob[]): Job[];
+		/** Takes jobs out of the index (closed or made private upstream); returns how many were there. */
+		removeJobs(uids: string[]): number;
 		visibleJobs(): Job[];
 		injectFault(f: Fault): void;
 	};
@@ -134,6 +136,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 			},
 			callLog: (id) => accountOf(id).callLog.map((entry) => ({ ...entry })),
 			addJobs: (jobs) => state.store.add(jobs),
+			removeJobs: (uids) => state.store.remove(uids),
 			visibleJobs: () => state.store.visible().map((entry) => entry.job),
 			injectFault: (fault) => {
 				if (!options.faults) throw new Error('fault injection needs startServer({ faults: true })');

@@ -9,8 +9,25 @@ export interface Entry {
 	createdMs: number;
 }
 
+/**
+ * Live mode: new postings keep arriving by the clock.
+ * - `batch` (the default, as the public deployment describes its index): the index refreshes every
+ *   `refreshMinMs` to `refreshMaxMs` and then shows what was posted since the previous refresh;
+ *   a share of postings (`stragglerShare`) straggles to the refresh after, and a share
+ *   (`removalShare`) is removed again (closed or made private) `removalMinMs` to `removalMaxMs`
+ *   after it was shown.
+ * - `lag`: each posting is shown after its own random lag of `minLagMs` to `maxLagMs`.
+ * Without `model`, giving `minLagMs` or `maxLagMs` picks `lag` (the older option shape).
+ */
 export interface LiveOptions {
+	model?: 'batch' | 'lag';
 	postingsPerHour?: number;
+	refreshMinMs?: number;
+	refreshMaxMs?: number;
+	stragglerShare?: number;
+	removalShare?: number;
+	removalMinMs?: number;
+	removalMaxMs?: number;
 	minLagMs?: number;
 	maxLagMs?: number;
 }
@@ -29,8 +46,20 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const SEEDED_SPAN_MS = 30 * DAY_MS;
 // Live arrivals older than this are never generated, so a clock jumped far ahead costs bounded work.
 const LIVE_CATCH_UP_LIMIT_MS = 30 * DAY_MS;
-// The public index refreshes every 5 to 15 minutes (service-facts A1).
-const DEFAULT_LIVE: Required<LiveOptions> = { postingsPerHour: 60, minLagMs: 5 * 60_000, maxLagMs: 15 * 60_000 };
+// The public index refreshes every 5 to 15 minutes (service-facts A1); "a few" stragglers and
+// removals are ours: 2% and 1%, removed between 10 minutes and 6 hours after being shown.
+const DEFAULT_LIVE: Required<LiveOptions> = {
+	model: 'batch',
+	postingsPerHour: 60,
+	refreshMinMs: 5 * 60_000,
+	refreshMaxMs: 15 * 60_000,
+	stragglerShare: 0.02,
+	removalShare: 0.01,
+	removalMinMs: 10 * 60_000,
+	removalMaxMs: 6 * 60 * 60_000,
+	minLagMs: 5 * 60_000,
+	maxLagMs: 15 * 60_000,
+};
 // Below this many new entries a splice is cheaper than a merge of the whole index.
 const SPLICE_BATCH_LIMIT = 32;
 
@@ -109,8 +138,9 @@ export class JobStore {
 	private byCategory = new Map<string, Entry[]>();
 	private byUid = new Map<string, Entry>();
 	private pending: Pending[] = [];
+	private removals: { uid: string; at: number }[] = [];
 	private nextSerial = 0;
-	private readonly live?: Required<LiveOptions> & { startMs: number; next: number };
+	private readonly live?: Required<LiveOptions> & { startMs: number; next: number; refreshes: number[] };
 
 	constructor(private readonly options: StoreOptions) {
 		const now = options.clock.now();
@@ -119,11 +149,15 @@ export class JobStore {
 		const times = Array.from({ length: options.jobs }, () => now - Math.floor(random() * SEEDED_SPAN_MS)).sort((a, b) => a - b);
 		this.addVisible(times.map((ms) => this.entryOf(generateJob(random, this.nextSerial++, ms))));
 		if (options.live) {
-			const live = { ...DEFAULT_LIVE, ...options.live };
+			const lagGiven = options.live.minLagMs !== undefined || options.live.maxLagMs !== undefined;
+			const live = { ...DEFAULT_LIVE, ...(lagGiven && !options.live.model ? { model: 'lag' as const } : {}), ...options.live };
 			if (live.postingsPerHour <= 0 || live.minLagMs < 0 || live.maxLagMs < live.minLagMs) {
 				throw new Error('live: postingsPerHour must be positive and 0 <= minLagMs <= maxLagMs');
 			}
-			this.live = { ...live, startMs: now, next: 0 };
+			if (live.refreshMinMs <= 0 || live.refreshMaxMs < live.refreshMinMs || live.removalMaxMs < live.removalMinMs) {
+				throw new Error('live: 0 < refreshMinMs <= refreshMaxMs and removalMinMs <= removalMaxMs');
+			}
+			this.live = { ...live, startMs: now, next: 0, refreshes: [now] };
 		}
 	}
 
@@ -146,6 +180,18 @@ export class JobStore {
 
 	size(): number {
 		return this.entries.length;
+	}
+
+	/** Takes jobs out of the index, as upstream does when a job is closed or made private. */
+	remove(uids: readonly string[]): number {
+		const gone = new Set(uids.filter((uid) => this.byUid.has(uid)));
+		this.pending = this.pending.filter((p) => !uids.includes(p.entry.job.uid));
+		if (gone.size === 0) return 0;
+		const keep = (entry: Entry) => !gone.has(entry.job.uid);
+		this.entries = this.entries.filter(keep);
+		for (const [category, list] of this.byCategory) this.byCategory.set(category, list.filter(keep));
+		for (const uid of gone) this.byUid.delete(uid);
+		return gone.size;
 	}
 
 	add(scripted: readonly ScriptedJob[]): Job[] {
@@ -193,11 +239,52 @@ export class JobStore {
 	private catchUp(): void {
 		const now = this.options.clock.now();
 		if (this.live) this.generateArrivals(now);
-		if (this.pending.length === 0) return;
-		const due = this.pending.filter((p) => p.visibleAt <= now);
-		if (due.length === 0) return;
-		this.pending = this.pending.filter((p) => p.visibleAt > now);
-		this.addVisible(due.map((p) => p.entry));
+		if (this.pending.length > 0) {
+			const due = this.pending.filter((p) => p.visibleAt <= now);
+			if (due.length > 0) {
+				this.pending = this.pending.filter((p) => p.visibleAt > now);
+				this.addVisible(due.map((p) => p.entry));
+			}
+		}
+		if (this.removals.length > 0 && this.removals.some((r) => r.at <= now)) {
+			this.remove(this.removals.filter((r) => r.at <= now).map((r) => r.uid));
+			this.removals = this.removals.filter((r) => r.at > now);
+		}
+	}
+
+	/** The first index refresh at or after `ms` (batch model); refresh times are drawn as needed. */
+	private refreshAtOrAfter(ms: number): { at: number; next: number } {
+		const live = this.live!;
+		const { refreshes } = live;
+		// Drawn until the refresh after the one wanted exists, so `next` is always there.
+		while (refreshes.length < 2 || refreshes[refreshes.length - 2] < ms) {
+			const k = refreshes.length;
+			const random = seededRandom(seedFromText(`refresh:${k}`, this.options.seed));
+			refreshes.push(refreshes[k - 1] + live.refreshMinMs + Math.floor(random() * (live.refreshMaxMs - live.refreshMinMs + 1)));
+		}
+		let lo = 0;
+		let hi = refreshes.length - 1;
+		while (lo < hi) {
+			const mid = (lo + hi) >>> 1;
+			if (refreshes[mid] < ms) lo = mid + 1;
+			else hi = mid;
+		}
+		return { at: refreshes[lo], next: refreshes[lo + 1] };
+	}
+
+	/** When a live posting becomes visible, and when (if ever) it is removed again. */
+	private fateOf(index: number, createdMs: number, lagRandom: () => number): { visibleAt: number; removeAt?: number } {
+		const live = this.live!;
+		if (live.model === 'lag') {
+			return { visibleAt: createdMs + live.minLagMs + Math.floor(lagRandom() * (live.maxLagMs - live.minLagMs + 1)) };
+		}
+		// A stream of its own, so the postings themselves are the same in both models.
+		const random = seededRandom(seedFromText(`fate:${index}`, this.options.seed));
+		const refresh = this.refreshAtOrAfter(createdMs);
+		const visibleAt = random() < live.stragglerShare ? refresh.next : refresh.at;
+		if (random() >= live.removalShare) return { visibleAt };
+		const delay = live.removalMinMs + Math.floor(random() * (live.removalMaxMs - live.removalMinMs + 1));
+		return { visibleAt, removeAt: this.refreshAtOrAfter(visibleAt + delay).at };
 	}
 
 	private generateArrivals(now: number): void {
@@ -212,9 +299,10 @@ export class JobStore {
 			// Each arrival has its own stream, so skipping ahead never changes the ones that follow.
 			const random = seededRandom(seedFromText(`live:${live.next}`, this.options.seed));
 			const createdMs = arrivalAt(live.next);
-			const lagMs = live.minLagMs + Math.floor(random() * (live.maxLagMs - live.minLagMs + 1));
+			const fate = this.fateOf(live.next, createdMs, random);
 			const entry = this.entryOf(generateJob(random, this.nextSerial++, createdMs));
-			this.pending.push({ entry, visibleAt: createdMs + lagMs });
+			this.pending.push({ entry, visibleAt: fate.visibleAt });
+			if (fate.removeAt !== undefined) this.removals.push({ uid: entry.job.uid, at: fate.removeAt });
 		}
 	}
 }

@@ -4,9 +4,9 @@ import { MAX_ROWS_PER_CALL, additionalFiltersProperty, toNodeProperties } from '
 import { includeUsageOption, simplifyProperty } from '../JobSearch/output';
 import {
 	DEFAULT_MAX_JOBS_PER_POLL,
-	DEFAULT_OVERLAP_MINUTES,
+	DEFAULT_LATE_WINDOW_MINUTES,
 	DEFAULT_ROWS_PER_REQUEST,
-	MAX_OVERLAP_MINUTES,
+	MAX_LATE_WINDOW_MINUTES,
 } from './tunables';
 
 /** The trigger owns the time window and the row count, so these filters are not offered. */
@@ -15,7 +15,7 @@ export const TRIGGER_OWNED_KEYS = ['limit', 'searchPeriod', 'fromDate', 'toDate'
 export const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Each poll pays only for jobs posted since the last one, plus the Overlap Window read again to catch jobs the index shows late. Already-sent jobs are dropped, never sent twice.',
+			'Cost: about one row ($0.00579) per new job, at any Poll Times. A poll with nothing new costs nothing, so Every Minute costs about what Every Hour does; at most every 15 minutes one more row checks for jobs the index shows late. Activation reads the last hour once (Late Window) and sends nothing. Each job is sent once.',
 		name: 'creditNotice',
 		type: 'notice',
 		default: '',
@@ -47,16 +47,16 @@ export const properties: INodeProperties[] = [
 				default: DEFAULT_MAX_JOBS_PER_POLL,
 				typeOptions: { minValue: 1, numberPrecision: 0 },
 				description:
-					'The most rows one poll reads, and so pays for (overlap re-reads included). What is left is read by the next polls, oldest part kept in order: nothing is skipped.',
+					'The most rows one poll reads, and so pays for. What is left is read by the next polls, oldest part first: nothing is skipped. (The silent read of the Late Window on activation is not bound by it.)',
 			},
 			{
-				displayName: 'Overlap Window (Minutes)',
+				displayName: 'Late Window (Minutes)',
 				name: 'overlapMinutes',
 				type: 'number',
-				default: DEFAULT_OVERLAP_MINUTES,
-				typeOptions: { minValue: 1, maxValue: MAX_OVERLAP_MINUTES, numberPrecision: 0 },
+				default: DEFAULT_LATE_WINDOW_MINUTES,
+				typeOptions: { minValue: 1, maxValue: MAX_LATE_WINDOW_MINUTES, numberPrecision: 0 },
 				description:
-					'How far back each poll looks again for jobs the index shows late (it refreshes every 5 to 15 minutes). Larger misses nothing even with clock drift; each poll pays again for the jobs in this window.',
+					'How long after its posting time a job may still show up in the index for the first time (it refreshes every 5 to 15 minutes, stragglers later). Checking this window costs one row per check whatever its size; activation reads it once.',
 			},
 			{
 				displayName: 'Rows per Request',

@@ -2,10 +2,10 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 
 import { simplifyJob, withUsage } from '../JobSearch/output';
 import { formatUsd } from '../JobSearch/pricing';
-import { callTool, type ToolUsage } from '../JobSearch/transport';
+import { callTool, operationError, type ToolUsage } from '../JobSearch/transport';
 import { DEFAULT_MAX_RETRY_WAIT_MS } from '../JobSearch/transport/tunables';
 import { runCycle, type CycleOutcome } from './cycle';
-import type { FetchPage } from './pager';
+import type { FetchPage } from '../JobSearch/paging/reader';
 import { readSettings, type TriggerSettings } from './settings';
 import { readState, writeState } from './state';
 import { MANUAL_SAMPLE_SIZE, POLL_BUDGET_SHARE } from './tunables';
@@ -25,34 +25,47 @@ async function sample(this: IPollFunctions, settings: TriggerSettings): Promise<
 	const body = { ...settings.filters, limit: MANUAL_SAMPLE_SIZE };
 	const { data, usage } = await callTool.call(this, 'search_jobs', body);
 	const jobs = (data as SearchData).jobs ?? [];
-	this.logger.info(`Job Search Trigger test: ${jobs.length} sample jobs, spent ${formatUsd(usage.consumedMicrocents)}`);
+	this.logger.info(`${prefix.call(this)} test: ${jobs.length} sample jobs, spent ${formatUsd(usage.consumedMicrocents)}`);
 	return jobs.length > 0 ? [toItems(jobs, settings, usage)] : null;
 }
 
+/** Log lines start with the workflow's name, so two alert workflows can be told apart. */
+function prefix(this: IPollFunctions): string {
+	const name = this.getWorkflow().name;
+	return `Job Search Trigger [${name ? `workflow "${name}"` : `workflow ${this.getWorkflow().id ?? ''}`}]:`;
+}
+
 function report(this: IPollFunctions, outcome: CycleOutcome): void {
-	const { read } = outcome;
+	const { reader } = outcome;
+	const head = prefix.call(this);
 	const parts = [
 		`${outcome.emit.length} new jobs`,
-		`${read.rows} rows in ${read.requests} request${read.requests === 1 ? '' : 's'} (${outcome.overlapReReads} overlap re-reads, ${outcome.boundaryReReads} page-boundary re-reads)`,
-		`spent ${formatUsd(read.consumedMicrocents)} (${read.consumedMicrocents} microcents)`,
+		`${reader.rows} rows in ${reader.requests} request${reader.requests === 1 ? '' : 's'}`,
+		`spent ${formatUsd(reader.consumedMicrocents)} (${reader.consumedMicrocents} microcents)`,
 	];
-	if (read.remainingMicrocents !== undefined) parts.push(`${formatUsd(read.remainingMicrocents)} left`);
-	if (outcome.firstPoll) parts.push(outcome.emit.length ? 'first poll' : 'first poll: cursor set, nothing sent');
-	if (outcome.state.gap && !read.interruptedBy) {
+	if (reader.remainingMicrocents !== undefined) parts.push(`${formatUsd(reader.remainingMicrocents)} left`);
+	if (outcome.checked && !outcome.firstPoll) parts.push(`late-job check done (${outcome.late} late, ${outcome.gone} gone from the index)`);
+	if (outcome.firstPoll) parts.push(outcome.emit.length ? 'first poll' : 'first poll: learned the Late Window, nothing sent');
+	if (outcome.state.gap && !reader.interruptedBy) {
 		parts.push(
 			`poll budget reached: jobs from ${new Date(outcome.state.gap.fromMs).toISOString()} to ${new Date(outcome.state.gap.toMs).toISOString()} follow on the next polls`,
 		);
 	}
-	this.logger.info(`Job Search Trigger: ${parts.join('; ')}`);
-	if (read.interruptedBy) {
+	this.logger.info(`${head} ${parts.join('; ')}`);
+	if (reader.interruptedBy) {
 		this.logger.warn(
-			`Job Search Trigger: a request failed after ${read.requests} succeeded (${read.interruptedBy.message}); the jobs read are sent and the rest follows on the next polls`,
+			`${head} a request failed after ${reader.requests} succeeded (${reader.interruptedBy.message}); the jobs read are sent and the rest follows on the next polls`,
 		);
 	}
-	for (const warning of read.warnings) this.logger.warn(`Job Search Trigger: ${warning}`);
+	if (outcome.learnedFromMs !== undefined) {
+		this.logger.warn(
+			`${head} more matching jobs in the Late Window than one activation reads; jobs posted before ${new Date(outcome.learnedFromMs).toISOString()} that the index shows late are not sent`,
+		);
+	}
+	for (const warning of reader.warnings) this.logger.warn(`${head} ${warning}`);
 	if (outcome.capped > 0) {
 		this.logger.warn(
-			`Job Search Trigger: more jobs inside the Overlap Window than it can remember; ${outcome.capped} of the oldest were forgotten and their part of the window is not read again`,
+			`${head} more jobs inside the Late Window than it can remember; ${outcome.capped} of the oldest were forgotten and their part of the window is not checked again`,
 		);
 	}
 }
@@ -73,7 +86,14 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 		const body: IDataObject = { ...settings.filters, fromDate: new Date(fromMs).toISOString(), limit };
 		if (toMs !== undefined) body.toDate = new Date(toMs).toISOString();
 		const { data, usage } = await callTool.call(this, 'search_jobs', body, { maxRetryWaitMs });
-		return { jobs: (data as SearchData).jobs ?? [], ...usage };
+		const { jobs, total } = data as SearchData;
+		// The late-job check trusts `total`: a body without it is not the service's answer.
+		if (!Array.isArray(jobs) || !Number.isSafeInteger(total)) {
+			throw operationError(this.getNode(), 'invalid_response', 'The host answered search_jobs without data.jobs and data.total', {
+				description: 'Check the credential\'s Base URL: it must point at the job search API itself, not a proxy or web page.',
+			});
+		}
+		return { jobs, total: total!, ...usage };
 	};
 
 	const staticData = this.getWorkflowStaticData('node');
@@ -83,8 +103,8 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 
 	if (outcome.emit.length === 0) return null;
 	const usage = {
-		consumedMicrocents: outcome.read.consumedMicrocents,
-		remainingMicrocents: outcome.read.remainingMicrocents ?? 0,
+		consumedMicrocents: outcome.reader.consumedMicrocents,
+		remainingMicrocents: outcome.reader.remainingMicrocents ?? 0,
 	};
 	return [toItems(outcome.emit, settings, usage)];
 }

@@ -6,7 +6,7 @@ import type { CycleSettings } from './cycle';
 import { TRIGGER_OWNED_KEYS } from './description';
 import {
 	DEFAULT_MAX_JOBS_PER_POLL,
-	DEFAULT_OVERLAP_MINUTES,
+	DEFAULT_LATE_WINDOW_MINUTES,
 	DEFAULT_ROWS_PER_REQUEST,
 	FALLBACK_POLL_BUDGET_MS,
 } from './tunables';
@@ -62,7 +62,7 @@ export function readSettings(this: IPollFunctions): TriggerSettings {
 		simplify: this.getNodeParameter('simplify', true) as boolean,
 		includeUsage: options.includeUsage === true,
 		cycle: {
-			overlapMs: positive(options.overlapMinutes, DEFAULT_OVERLAP_MINUTES) * MINUTE_MS,
+			lateWindowMs: positive(options.overlapMinutes, DEFAULT_LATE_WINDOW_MINUTES) * MINUTE_MS,
 			firstPollLookbackMs: firstPollHours > 0 ? firstPollHours * HOUR_MS : undefined,
 			maxJobsPerPoll: Math.floor(positive(options.maxJobsPerPoll, DEFAULT_MAX_JOBS_PER_POLL)),
 			rowsPerRequest: Math.floor(positive(options.rowsPerRequest, DEFAULT_ROWS_PER_REQUEST)),

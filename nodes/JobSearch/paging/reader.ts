@@ -1,0 +1,183 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { MAX_ROWS_PER_CALL } from '../filters';
+
+/** Both ends inclusive, in epoch milliseconds; no `toMs` means "up to now". */
+export interface TimeRange {
+	fromMs: number;
+	toMs?: number;
+}
+
+/** One search_jobs call: the window (both ends inclusive) and the most rows it may return. */
+export interface PageRequest {
+	fromMs: number;
+	toMs?: number;
+	limit: number;
+}
+
+export interface Page {
+	/** Newest createdAt first, ties by uid descending (the service's order). */
+	jobs: IDataObject[];
+	/** Every match in the window, before `limit`. */
+	total: number;
+	consumedMicrocents: number;
+	remainingMicrocents: number;
+}
+
+export type FetchPage = (request: PageRequest) => Promise<Page>;
+
+export interface ReadLimits {
+	rowsPerRequest: number;
+	/** Rows (and so credit) the reader may read in all. */
+	maxRows: number;
+	/** No request starts at or after this moment (epoch ms). */
+	deadlineMs: number;
+	now: () => number;
+}
+
+export interface ReadJob {
+	job: IDataObject;
+	createdMs: number;
+}
+
+/** How a range read ended: all of it, or stopped with `unread` left (budget spent or a failure). */
+export interface RangeRead {
+	complete: boolean;
+	unread?: TimeRange;
+}
+
+export interface CountRead {
+	total: number;
+	/** The newest match of the window, which the count returns (and bills) anyway. */
+	newest?: ReadJob;
+}
+
+/** How many jobs created in exactly this millisecond are already known to the caller. */
+export type KnownAt = (ms: number) => number;
+
+/** Newest first, ties by uid descending, as the service orders them (uids are digit strings). */
+export function compareNewestFirst(a: ReadJob, b: ReadJob): number {
+	if (a.createdMs !== b.createdMs) return b.createdMs - a.createdMs;
+	const [ua, ub] = [String(a.job.uid), String(b.job.uid)];
+	if (ua.length !== ub.length) return ub.length - ua.length;
+	return ua < ub ? 1 : ua > ub ? -1 : 0;
+}
+
+function createdMsOf(job: IDataObject): number {
+	return typeof job.createdAt === 'string' ? Date.parse(job.createdAt) : Number.NaN;
+}
+
+/**
+ * Reads search_jobs windows newest first under one row and time budget, shared by the trigger's
+ * polls and the node's Return All. Paging goes back with `toDate` = the oldest createdAt of a full
+ * page. That boundary is inclusive, so jobs sharing its millisecond are read again rather than
+ * skipped and dropped here by uid; each page asks for a page's worth of rows beyond the jobs
+ * already known at its boundary, so every page gets further back. Every job is kept once, by uid,
+ * with no second copy of any page.
+ *
+ * Failures: the very first request's error is thrown (nothing was paid, the caller changes
+ * nothing). A later one stops the read like a spent budget, says what is left unread, and is kept
+ * in `interruptedBy`: the rows read are paid for and must not be dropped.
+ */
+export class Reader {
+	readonly jobs = new Map<string, ReadJob>();
+	rows = 0;
+	requests = 0;
+	consumedMicrocents = 0;
+	remainingMicrocents?: number;
+	interruptedBy?: Error;
+	readonly warnings: string[] = [];
+
+	private maxRows: number;
+
+	constructor(
+		private readonly fetchPage: FetchPage,
+		private readonly limits: ReadLimits,
+	) {
+		this.maxRows = limits.maxRows;
+	}
+
+	/** Lets `rows` more be read from here, even past the row budget (a check that must be able to finish). */
+	allowAtLeast(rows: number): void {
+		this.maxRows = Math.max(this.maxRows, this.rows + rows);
+	}
+
+	/** True when no further request may start: budget spent, or a request already failed. */
+	spent(): boolean {
+		if (this.interruptedBy) return true;
+		if (this.requests === 0) return false;
+		return this.rows >= this.maxRows || this.limits.now() >= this.limits.deadlineMs;
+	}
+
+	/** Reads one window to its end, or until the budget is spent; `shown` collects the uids it returned. */
+	async readRange(range: TimeRange, knownAt: KnownAt = () => 0, shown?: Set<string>): Promise<RangeRead> {
+		const { fromMs } = range;
+		let toMs = range.toMs;
+		while (toMs === undefined || toMs >= fromMs) {
+			if (this.spent()) return { complete: false, unread: { fromMs, toMs } };
+			const known = toMs === undefined ? 0 : Math.max(this.readAt(toMs), knownAt(toMs));
+			if (known >= MAX_ROWS_PER_CALL) {
+				this.warnings.push(
+					`More than ${MAX_ROWS_PER_CALL} matching jobs share createdAt ${new Date(toMs!).toISOString()}; only ${MAX_ROWS_PER_CALL} of them could be read`,
+				);
+				toMs = toMs! - 1;
+				continue;
+			}
+			// The jobs already read at the boundary come back first: ask for a page beyond them.
+			const budgeted = Math.max(1, Math.min(this.limits.rowsPerRequest, this.maxRows - this.rows));
+			const limit = Math.min(MAX_ROWS_PER_CALL, known + budgeted);
+			const page = await this.fetch({ fromMs, toMs, limit });
+			if (!page) return { complete: false, unread: { fromMs, toMs } };
+			const oldestMs = this.collect(page.jobs, shown);
+			if (page.jobs.length < limit || oldestMs === undefined) return { complete: true };
+			toMs = oldestMs;
+		}
+		return { complete: true };
+	}
+
+	/** A `limit: 1` search: the window's match count for at most one billed row. */
+	async count(range: TimeRange): Promise<CountRead | undefined> {
+		if (this.spent()) return undefined;
+		const page = await this.fetch({ ...range, limit: 1 });
+		if (!page) return undefined;
+		this.collect(page.jobs);
+		const first = page.jobs[0];
+		return { total: page.total, newest: first === undefined ? undefined : this.jobs.get(String(first.uid)) };
+	}
+
+	private async fetch(request: PageRequest): Promise<Page | undefined> {
+		const page = await this.fetchPage(request).catch((error: Error) => error);
+		if (page instanceof Error) {
+			if (this.requests === 0) throw page;
+			this.interruptedBy = page;
+			return undefined;
+		}
+		this.requests++;
+		this.rows += page.jobs.length;
+		this.consumedMicrocents += page.consumedMicrocents;
+		this.remainingMicrocents = page.remainingMicrocents;
+		return page;
+	}
+
+	private readAt(ms: number): number {
+		let count = 0;
+		for (const { createdMs } of this.jobs.values()) if (createdMs === ms) count++;
+		return count;
+	}
+
+	/** Adds a page's jobs; returns the oldest createdAt on the page. */
+	private collect(jobs: readonly IDataObject[], shown?: Set<string>): number | undefined {
+		let oldestMs: number | undefined;
+		for (const job of jobs) {
+			const createdMs = createdMsOf(job);
+			if (job.uid === undefined || Number.isNaN(createdMs)) {
+				this.warnings.push(`Skipped a job without a uid or createdAt: ${JSON.stringify(job).slice(0, 120)}`);
+				continue;
+			}
+			this.jobs.set(String(job.uid), { job, createdMs });
+			shown?.add(String(job.uid));
+			oldestMs = oldestMs === undefined ? createdMs : Math.min(oldestMs, createdMs);
+		}
+		return oldestMs;
+	}
+}
