@@ -61,7 +61,7 @@ export function authenticate(state: ServiceState) {
 	};
 }
 
-/** Fault injection (only when enabled): a header or an armed fault asks for a 500, a delay or a drop. */
+/** Fault injection (only when enabled): a header or an armed fault asks for a 500, a delay, a drop or a 200 that is not the envelope. */
 function faultHook(options: AppOptions) {
 	return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> => {
 		const body = request.body as { method?: unknown; params?: { name?: unknown } } | undefined;
@@ -75,6 +75,10 @@ function faultHook(options: AppOptions) {
 			return;
 		}
 		if (fault.kind === '500') return sendError(reply, runtimeError());
+		if (fault.kind === 'html') {
+			return reply.code(200).type('text/html').send('<!doctype html><html><body><h1>Down for maintenance</h1></body></html>');
+		}
+		if (fault.kind === 'empty') return reply.code(200).send({});
 		reply.hijack();
 		request.raw.socket.destroy();
 		return reply;

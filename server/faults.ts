@@ -1,4 +1,8 @@
-export type FaultKind = '500' | 'drop' | 'delay';
+/**
+ * `html` and `empty` answer 200 with what a broken proxy or a maintenance page sends (an HTML page,
+ * `{}`): not the service's envelope, which a client must not take for an empty result.
+ */
+export type FaultKind = '500' | 'drop' | 'delay' | 'html' | 'empty';
 
 export interface Fault {
 	kind: FaultKind;
@@ -16,11 +20,13 @@ export interface DueFault {
 
 const DEFAULT_DELAY_MS = 1000;
 
-/** `X-Fault: 500` | `drop` | `delay=<ms>`; anything else is ignored rather than guessed at. */
+/** `X-Fault: 500` | `drop` | `html` | `empty` | `delay=<ms>`; anything else is ignored rather than guessed at. */
 export function parseFaultHeader(value: string | string[] | undefined): DueFault | undefined {
 	const text = (Array.isArray(value) ? value[0] : value)?.trim().toLowerCase();
 	if (text === '500') return { kind: '500', delayMs: 0 };
 	if (text === 'drop') return { kind: 'drop', delayMs: 0 };
+	if (text === 'html') return { kind: 'html', delayMs: 0 };
+	if (text === 'empty') return { kind: 'empty', delayMs: 0 };
 	const delay = text && /^delay(?:=(\d+))?$/.exec(text);
 	if (delay) return { kind: 'delay', delayMs: delay[1] ? Number(delay[1]) : DEFAULT_DELAY_MS };
 	return undefined;
@@ -31,8 +37,12 @@ export class FaultQueue {
 	private armed: (Fault & { left: number })[] = [];
 
 	inject(fault: Fault): void {
-		if (!['500', 'drop', 'delay'].includes(fault.kind)) throw new Error(`unknown fault kind ${String(fault.kind)}`);
+		if (!['500', 'drop', 'delay', 'html', 'empty'].includes(fault.kind)) throw new Error(`unknown fault kind ${String(fault.kind)}`);
 		this.armed.push({ ...fault, left: fault.times ?? 1 });
+	}
+
+	clear(): void {
+		this.armed = [];
 	}
 
 	take(tool: string | undefined): DueFault | undefined {

@@ -61,6 +61,8 @@ export interface RunningServer {
 		removeJobs(uids: string[]): number;
 		visibleJobs(): Job[];
 		injectFault(f: Fault): void;
+		/** Disarms every fault still armed. */
+		clearFaults(): void;
 	};
 	close(): Promise<void>;
 }
@@ -142,6 +144,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 				if (!options.faults) throw new Error('fault injection needs startServer({ faults: true })');
 				faultQueue.inject(fault);
 			},
+			clearFaults: () => faultQueue.clear(),
 		},
 		close: () => app.close(),
 	};

@@ -107,7 +107,7 @@ class Poll {
 		}
 		const surplus = Math.abs(actual - known.length);
 		if (actual <= LEAF_ROWS || fromMs >= toMs || surplus * 4 >= known.length) {
-			return await this.readWhole(fromMs, toMs, known, lateBeforeMs);
+			return await this.readWhole(fromMs, toMs, actual, known, lateBeforeMs);
 		}
 		const times = known.map((k) => k.createdMs).sort((a, b) => a - b);
 		const midMs = Math.max(fromMs, Math.min(toMs - 1, times[(times.length - 1) >> 1]));
@@ -119,9 +119,10 @@ class Poll {
 		return leftDone && rightDone;
 	}
 
-	private async readWhole(fromMs: number, toMs: number, known: { uid: string }[], lateBeforeMs: number): Promise<boolean> {
+	/** Reads the part whole, in one request: the count says how many rows it has. */
+	private async readWhole(fromMs: number, toMs: number, actual: number, known: { uid: string }[], lateBeforeMs: number): Promise<boolean> {
 		const shown = new Set<string>();
-		const read = await this.reader.readRange({ fromMs, toMs }, () => 0, shown);
+		const read = await this.reader.readRange({ fromMs, toMs }, () => 0, shown, actual);
 		this.absorb(lateBeforeMs);
 		if (!read.complete) return false;
 		for (const { uid } of known) if (!shown.has(uid)) this.markGone(uid);

@@ -29,7 +29,7 @@ describe('on activation and in the editor', () => {
 		const first = await h.poller.poll();
 		expect(first.error).toBeUndefined();
 		expect(first.empty).toBe(true);
-		expect(h.poller.staticData()).toMatchObject({ watermark: new Date(DAY_START).toISOString() });
+		expect(h.poller.staticData()).toMatchObject({ head: new Date(DAY_START - MINUTE).toISOString(), lastCheck: new Date(DAY_START).toISOString() });
 		time.set(DAY_START + 30 * MINUTE);
 		const second = await h.poller.poll();
 		const appeared = h.server.admin.visibleJobs().filter((j) => !atActivation.has(j.uid));

@@ -1,3 +1,4 @@
+import axios from 'axios';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { startServer, type Job, type RunningServer, type StartServerOptions } from '../../server';
@@ -8,6 +9,8 @@ export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
 export const ROW_PRICE_MICROCENTS = 579_000;
 export const DAY_START = Date.parse('2026-11-20T00:00:00.000Z');
+/** Jobs first shown this close to the end of a run are not counted as missed yet. */
+const SETTLE_MS = 30 * MINUTE;
 
 /** The only time source: jest's fake Date in tests, a patched Date.now in the bench. */
 export interface TimeControl {
@@ -17,6 +20,8 @@ export interface TimeControl {
 /** The trigger's filter in every scripted run: clients with a verified payment method. */
 export const VERIFIED_CLIENTS: INodeParameters = { clientFilters: { clientPaymentMethodVerified: true } };
 export const isVerifiedClient = (job: Job) => job.client.paymentMethodVerified;
+/** The same filter on the wire, for the baseline workflow's HTTP calls. */
+const VERIFIED_CLIENTS_WIRE = { 'client.paymentMethodVerified': true };
 
 export interface Harnessed {
 	server: RunningServer;
@@ -43,60 +48,68 @@ export interface DayOptions {
 	time: TimeControl;
 	seed: number;
 	hours: number;
-	/** Poll interval range in minutes, drawn at random per poll. */
+	/** Poll interval range in minutes, drawn at random per poll ([n, n] for Poll Times "Every n Minutes"). */
 	pollEvery: [number, number];
-	overlapMinutes: number;
 	parameters: INodeParameters;
 	matches: (job: Job) => boolean;
-	live: { postingsPerHour: number; minLagMs: number; maxLagMs: number };
+	live: NonNullable<StartServerOptions['live']>;
 	/** Jobs added by hand at a moment of the day (e.g. a burst sharing one millisecond). */
 	script?: (h: Harnessed, nowMs: number, random: () => number) => void;
 	/** More options for the reference server (e.g. rate limits). */
 	server?: StartServerOptions;
 	/** Runs before poll `index`; a test arms faults here. */
 	beforePoll?: (h: Harnessed, index: number) => Promise<void>;
+	/** Also run "Schedule Trigger + search the last 24 hours + Remove Duplicates" at the same times (verified-client filter). */
+	baseline?: boolean;
+}
+
+export interface PollerFigures {
+	/** uids in the order they were delivered, over all polls. */
+	delivered: string[];
+	rowsPaid: number;
+	requests: number;
+	/** Delivered on the first poll at which the index showed them. */
+	onFirstPoll: number;
+	/** Shown after activation, still shown at the end, never delivered. */
+	missed: string[];
+	duplicates: string[];
 }
 
 export interface DayResult {
 	h: Harnessed;
-	/** uids in the order the trigger emitted them, over all polls. */
-	emitted: string[];
-	/** Matching jobs that became visible after activation and by the last poll. */
-	expected: string[];
-	rowsPaid: number;
-	/** An upper bound, computed outside the trigger, of rows a correct overlap re-read may repeat. */
-	overlapBound: number;
-	/** What polling a fixed 24h window at the same times would have paid, in rows. */
-	naiveRows: number;
 	polls: number;
+	trigger: PollerFigures;
+	baseline?: PollerFigures;
+	/** Matching jobs shown after activation (at least SETTLE_MS before the end) and still shown at the end. */
+	expected: string[];
 	failures: { index: number; error: Error; stateUnchanged: boolean }[];
 	maxStateBytes: number;
 }
+
+const duplicatesOf = (uids: string[]) => uids.filter((uid, i) => uids.indexOf(uid) !== i);
 
 /** One simulated day of postings and polls; the trigger runs in real n8n-core against the server. */
 export async function runScriptedDay(options: DayOptions): Promise<DayResult> {
 	const random = seededRandom(options.seed);
 	const h = await startHarnessed(options.time, DAY_START, { ...options.parameters }, { seed: options.seed, live: options.live, ...options.server });
-	const overlapMs = options.overlapMinutes * MINUTE;
 	const matchingVisible = () => h.server.admin.visibleJobs().filter(options.matches);
-	const createdMs = (job: Job) => Date.parse(job.createdAt);
-
 	const startBalance = h.server.admin.balance(h.accountId).totalMicrocents;
 	const atActivation = new Set(matchingVisible().map((j) => j.uid));
-	// uid → createdAt of jobs the trigger has legitimately read (seed window, then emitted ones).
-	const known = new Map(matchingVisible().filter((j) => createdMs(j) >= DAY_START - overlapMs).map((j) => [j.uid, createdMs(j)]));
-	let overlapBound = known.size;
-	let naiveRows = 0;
-	const emitted: string[] = [];
+	/** uid → index of the first poll at which the index showed it, and when that was. */
+	const firstShownAt = new Map<string, number>();
+	const firstShownMs = new Map<string, number>();
+	const delivered: string[] = [];
+	const deliveredAt = new Map<string, number>();
 	const failures: DayResult['failures'] = [];
 	let maxStateBytes = 0;
-	let lastGoodPollMs = DAY_START;
+
+	const baseline = options.baseline ? await startBaseline(h) : undefined;
 	let nowMs = DAY_START;
 	let index = 0;
-
 	const first = await h.poller.poll();
 	if (first.error) throw first.error;
-	emitted.push(...first.items.map((i) => String(i.json.uid)));
+	for (const item of first.items) delivered.push(String(item.json.uid));
+	await baseline?.poll(0);
 
 	const endMs = DAY_START + options.hours * HOUR;
 	while (nowMs < endMs) {
@@ -106,31 +119,91 @@ export async function runScriptedDay(options: DayOptions): Promise<DayResult> {
 		options.script?.(h, nowMs, random);
 		index++;
 		await options.beforePoll?.(h, index);
+		for (const job of matchingVisible()) {
+			if (atActivation.has(job.uid) || firstShownAt.has(job.uid)) continue;
+			firstShownAt.set(job.uid, index);
+			firstShownMs.set(job.uid, nowMs);
+		}
 
-		const visible = matchingVisible();
-		naiveRows += Math.min(10_000, visible.filter((j) => createdMs(j) >= nowMs - 24 * HOUR).length);
 		const before = JSON.stringify(h.poller.staticData());
 		const outcome = await h.poller.poll();
 		const after = JSON.stringify(h.poller.staticData());
 		maxStateBytes = Math.max(maxStateBytes, after.length);
+		await baseline?.poll(index);
 		if (outcome.error) {
 			failures.push({ index, error: outcome.error, stateUnchanged: before === after });
 			continue;
 		}
-		for (const ms of known.values()) if (ms >= lastGoodPollMs - overlapMs) overlapBound++;
 		for (const item of outcome.items) {
 			const uid = String(item.json.uid);
-			emitted.push(uid);
-			known.set(uid, Date.parse(String(item.json.createdAt)));
+			delivered.push(uid);
+			if (!deliveredAt.has(uid)) deliveredAt.set(uid, index);
 		}
-		lastGoodPollMs = nowMs;
 	}
 
+	// A late job waits for the next check: one shown in the last half hour may still be on its way.
 	const expected = matchingVisible()
 		.map((j) => j.uid)
-		.filter((uid) => !atActivation.has(uid));
+		.filter((uid) => !atActivation.has(uid) && (firstShownMs.get(uid) ?? Infinity) <= endMs - SETTLE_MS);
+	const figures = (uids: string[], at: Map<string, number>, rowsPaid: number, requests: number): PollerFigures => {
+		const got = new Set(uids);
+		return {
+			delivered: uids,
+			rowsPaid,
+			requests,
+			onFirstPoll: [...at].filter(([uid, i]) => firstShownAt.get(uid) === i).length,
+			missed: expected.filter((uid) => !got.has(uid)),
+			duplicates: duplicatesOf(uids),
+		};
+	};
 	const rowsPaid = (startBalance - h.server.admin.balance(h.accountId).totalMicrocents) / ROW_PRICE_MICROCENTS;
-	return { h, emitted, expected, rowsPaid, overlapBound, naiveRows, polls: index + 1, failures, maxStateBytes };
+	return {
+		h,
+		polls: index + 1,
+		trigger: figures(delivered, deliveredAt, rowsPaid, h.server.admin.callLog(h.accountId).length),
+		baseline: baseline && figures(baseline.delivered, baseline.deliveredAt, baseline.rows(), baseline.requests()),
+		expected,
+		failures,
+		maxStateBytes,
+	};
+}
+
+/**
+ * What users build today: a Schedule Trigger, an HTTP search of the last 24 hours (the service's
+ * maximum of 10,000 rows) and Remove Duplicates across executions. Each poll is billed for every
+ * row of the window; the count request with `limit: 1` reads what that costs without moving a
+ * day's worth of JSON per poll, and the jobs it delivers are the window's new ones.
+ */
+async function startBaseline(h: Harnessed) {
+	const account = await h.server.admin.createAccount({ plan: 'enterprise', poolMicrocents: 10 ** 13 });
+	const seenBefore = new Set<string>();
+	const delivered: string[] = [];
+	const deliveredAt = new Map<string, number>();
+	let rows = 0;
+	let requests = 0;
+	return {
+		delivered,
+		deliveredAt,
+		rows: () => rows,
+		requests: () => requests,
+		async poll(index: number) {
+			const response = await axios.post(
+				`${h.server.url}/v1/search_jobs`,
+				{ ...VERIFIED_CLIENTS_WIRE, searchPeriod: '24h', limit: 1 },
+				{ headers: { authorization: `Bearer ${account.key}` } },
+			);
+			requests++;
+			rows += Math.min(10_000, response.data.data.total as number);
+			const windowStart = Date.now() - 24 * HOUR;
+			for (const job of h.server.admin.visibleJobs()) {
+				if (!isVerifiedClient(job) || Date.parse(job.createdAt) < windowStart || seenBefore.has(job.uid)) continue;
+				seenBefore.add(job.uid);
+				if (index === 0) continue; // the first execution's flood is what everything before activation is
+				delivered.push(job.uid);
+				deliveredAt.set(job.uid, index);
+			}
+		},
+	};
 }
 
 /** Jest's fake timers, faking only Date: fastify, axios and n8n-core keep their real timers. */

@@ -109,10 +109,16 @@ export class Reader {
 		return this.rows >= this.maxRows || this.limits.now() >= this.limits.deadlineMs;
 	}
 
-	/** Reads one window to its end, or until the budget is spent; `shown` collects the uids it returned. */
-	async readRange(range: TimeRange, knownAt: KnownAt = () => 0, shown?: Set<string>): Promise<RangeRead> {
+	/**
+	 * Reads one window to its end, or until the budget is spent. It ends as soon as it holds as many
+	 * jobs as the first page's `total` said the window has, so the last page is never an empty one.
+	 * `shown` collects the uids it returned; `pageRows` overrides the page size for a read whose
+	 * size is known (rows are billed one by one, so one big page costs what small ones do).
+	 */
+	async readRange(range: TimeRange, knownAt: KnownAt = () => 0, shown = new Set<string>(), pageRows?: number): Promise<RangeRead> {
 		const { fromMs } = range;
 		let toMs = range.toMs;
+		let rangeTotal: number | undefined;
 		while (toMs === undefined || toMs >= fromMs) {
 			if (this.spent()) return { complete: false, unread: { fromMs, toMs } };
 			const known = toMs === undefined ? 0 : Math.max(this.readAt(toMs), knownAt(toMs));
@@ -124,12 +130,13 @@ export class Reader {
 				continue;
 			}
 			// The jobs already read at the boundary come back first: ask for a page beyond them.
-			const budgeted = Math.max(1, Math.min(this.limits.rowsPerRequest, this.maxRows - this.rows));
+			const budgeted = Math.max(1, Math.min(pageRows ?? this.limits.rowsPerRequest, this.maxRows - this.rows));
 			const limit = Math.min(MAX_ROWS_PER_CALL, known + budgeted);
 			const page = await this.fetch({ fromMs, toMs, limit });
 			if (!page) return { complete: false, unread: { fromMs, toMs } };
+			rangeTotal ??= page.total;
 			const oldestMs = this.collect(page.jobs, shown);
-			if (page.jobs.length < limit || oldestMs === undefined) return { complete: true };
+			if (page.jobs.length < limit || oldestMs === undefined || shown.size >= rangeTotal) return { complete: true };
 			toMs = oldestMs;
 		}
 		return { complete: true };
@@ -140,7 +147,7 @@ export class Reader {
 		if (this.spent()) return undefined;
 		const page = await this.fetch({ ...range, limit: 1 });
 		if (!page) return undefined;
-		this.collect(page.jobs);
+		this.collect(page.jobs, new Set());
 		const first = page.jobs[0];
 		return { total: page.total, newest: first === undefined ? undefined : this.jobs.get(String(first.uid)) };
 	}
@@ -166,7 +173,7 @@ export class Reader {
 	}
 
 	/** Adds a page's jobs; returns the oldest createdAt on the page. */
-	private collect(jobs: readonly IDataObject[], shown?: Set<string>): number | undefined {
+	private collect(jobs: readonly IDataObject[], shown: Set<string>): number | undefined {
 		let oldestMs: number | undefined;
 		for (const job of jobs) {
 			const createdMs = createdMsOf(job);
@@ -175,7 +182,7 @@ export class Reader {
 				continue;
 			}
 			this.jobs.set(String(job.uid), { job, createdMs });
-			shown?.add(String(job.uid));
+			shown.add(String(job.uid));
 			oldestMs = oldestMs === undefined ? createdMs : Math.min(oldestMs, createdMs);
 		}
 		return oldestMs;
