@@ -82,6 +82,14 @@ describe('on activation and in the editor', () => {
 		expect(outcome.error?.message).toMatch(/Additional Filters \(JSON\) sets "fromDate", which the trigger sets itself/);
 		expect(h.server.admin.callLog(h.accountId)).toEqual([]);
 	});
+
+	it('refuses a filter value the service would reject, naming the field, before any request', async () => {
+		h = await startHarnessed(time, DAY_START, { additionalFilters: '{"budget.jobDurations": ["FOREVER"]}' });
+		const outcome = await h.poller.poll();
+		expect(outcome.error?.message).toMatch(/budget\.jobDurations/);
+		expect(h.server.admin.callLog(h.accountId)).toEqual([]);
+		expect(h.poller.staticData()).toEqual({});
+	});
 });
 
 describe('within one poll', () => {
