@@ -41,15 +41,6 @@ export const properties: INodeProperties[] = [
 			},
 			includeUsageOption('poll'),
 			{
-				displayName: 'Max Jobs per Poll',
-				name: 'maxJobsPerPoll',
-				type: 'number',
-				default: DEFAULT_MAX_JOBS_PER_POLL,
-				typeOptions: { minValue: 1, numberPrecision: 0 },
-				description:
-					'The most rows one poll reads, and so pays for. What is left is read by the next polls, oldest part first: nothing is skipped. (The silent read of the Late Window on activation is not bound by it.)',
-			},
-			{
 				displayName: 'Late Window (Minutes)',
 				name: 'overlapMinutes',
 				type: 'number',
@@ -57,6 +48,15 @@ export const properties: INodeProperties[] = [
 				typeOptions: { minValue: 1, maxValue: MAX_LATE_WINDOW_MINUTES, numberPrecision: 0 },
 				description:
 					'How long after its posting time a job may still show up in the index for the first time (it refreshes every 5 to 15 minutes, stragglers later). Checking this window costs one row per check whatever its size; activation reads it once.',
+			},
+			{
+				displayName: 'Max Jobs per Poll',
+				name: 'maxJobsPerPoll',
+				type: 'number',
+				default: DEFAULT_MAX_JOBS_PER_POLL,
+				typeOptions: { minValue: 1, numberPrecision: 0 },
+				description:
+					'The most rows one poll reads, and so pays for. What is left is read by the next polls, oldest part first: nothing is skipped. (The silent read of the Late Window on activation is not bound by it.)',
 			},
 			{
 				displayName: 'Rows per Request',
