@@ -3,7 +3,6 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 
 import {
-	MINUTE,
 	VERIFIED_CLIENTS,
 	isVerifiedClient,
 	runScriptedDay,
