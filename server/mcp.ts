@@ -4,6 +4,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toolDefinitions } from '../nodes/JobSearch/filters';
 import type { ToolRouteGuards } from './app';
+import { MCP_UNAUTHORIZED_BODY } from './errors';
 import { handleTool, type CallContext, type ServiceState, type ToolOutcome } from './handlers';
 
 export const MCP_SERVER_INFO = { name: 'job-search-reference', version: '1.0.0' };
@@ -22,7 +23,42 @@ export function toMcpResult(outcome: ToolOutcome): CallToolResult {
 	};
 }
 
-function serverFor(state: ServiceState, ctx: CallContext): Server {
+type RequestId = string | number;
+
+/**
+ * Each tools/call's arguments exactly as the client sent them, by JSON-RPC id. The SDK's parsing
+ * drops a `__proto__` key silently, which would serve (and bill) a search the client did not
+ * ask for; the handler validates the arguments as sent instead, so such a key is refused by name.
+ */
+function argumentsById(body: unknown): Map<RequestId, unknown> {
+	const byId = new Map<RequestId, unknown>();
+	for (const message of Array.isArray(body) ? body : [body]) {
+		const m = message as { method?: unknown; id?: unknown; params?: { arguments?: unknown } } | null;
+		if (m === null || typeof m !== 'object' || m.method !== 'tools/call') continue;
+		if ((typeof m.id === 'string' || typeof m.id === 'number') && m.params !== null && typeof m.params === 'object') {
+			byId.set(m.id, m.params.arguments);
+		}
+	}
+	return byId;
+}
+
+/**
+ * A batch whose requests repeat an id: each would be run and billed, but the answers, keyed by
+ * id, could not tell them apart. Refused whole, before any runs.
+ */
+function repeatedId(body: unknown): RequestId | undefined {
+	if (!Array.isArray(body)) return undefined;
+	const seen = new Set<RequestId>();
+	for (const message of body) {
+		const id = (message as { id?: unknown } | null)?.id;
+		if (typeof id !== 'string' && typeof id !== 'number') continue;
+		if (seen.has(id)) return id;
+		seen.add(id);
+	}
+	return undefined;
+}
+
+function serverFor(state: ServiceState, ctx: CallContext, rawArguments: Map<RequestId, unknown>): Server {
 	const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} } });
 	// Listing tools is free and not rate-limited (decision B7): it never reaches handleTool.
 	server.setRequestHandler(ListToolsRequestSchema, () => ({
@@ -33,9 +69,10 @@ function serverFor(state: ServiceState, ctx: CallContext): Server {
 			inputSchema: inputSchema as { type: 'object'; [key: string]: unknown },
 		})),
 	}));
-	server.setRequestHandler(CallToolRequestSchema, (request) =>
-		toMcpResult(handleTool(state, ctx, request.params.name, request.params.arguments ?? {})),
-	);
+	server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+		const input = rawArguments.has(extra.requestId) ? rawArguments.get(extra.requestId) : request.params.arguments;
+		return toMcpResult(handleTool(state, ctx, request.params.name, input ?? {}));
+	});
 	return server;
 }
 
@@ -52,8 +89,18 @@ function webRequestOf(request: FastifyRequest): Request {
 }
 
 async function handleMcp(state: ServiceState, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+	// Checked again now that the body is in: the key may have been revoked while it arrived.
+	if (request.callKey!.revoked) return reply.code(401).send(MCP_UNAUTHORIZED_BODY);
+	const repeated = repeatedId(request.body);
+	if (repeated !== undefined) {
+		return reply.code(400).send({
+			jsonrpc: '2.0',
+			error: { code: -32600, message: `Invalid Request: the batch repeats the id ${JSON.stringify(repeated).slice(0, 100)}; give each request its own id` },
+			id: null,
+		});
+	}
 	// Stateless: a fresh server and transport per request, so any request may come first.
-	const server = serverFor(state, { key: request.callKey!, transport: 'mcp' });
+	const server = serverFor(state, { key: request.callKey!, transport: 'mcp' }, argumentsById(request.body));
 	const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
 	try {
 		await server.connect(transport);
