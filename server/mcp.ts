@@ -99,17 +99,51 @@ async function handleMcp(state: ServiceState, request: FastifyRequest, reply: Fa
 			id: null,
 		});
 	}
-	// Stateless: a fresh server and transport per request, so any request may come first.
-	const server = serverFor(state, { key: request.callKey!, transport: 'mcp' }, argumentsById(request.body));
+	const rawArguments = argumentsById(request.body);
+	const ctx: CallContext = { key: request.callKey!, transport: 'mcp' };
+	if (!Array.isArray(request.body) || request.body.length === 0) {
+		const answer = await answerMessages(state, ctx, rawArguments, request, request.body);
+		reply.code(answer.status);
+		if (answer.contentType) reply.header('content-type', answer.contentType);
+		return reply.send(answer.text.length > 0 ? answer.text : undefined);
+	}
+	if (request.body.length > MAX_BATCH_MESSAGES) {
+		return reply.code(400).send({
+			jsonrpc: '2.0',
+			error: { code: -32600, message: `Invalid Request: a batch holds at most ${MAX_BATCH_MESSAGES} messages` },
+			id: null,
+		});
+	}
+	// One message at a time, yielding between them: a batch of large answers holds the server for
+	// other accounts no longer than its largest single answer does.
+	const parts: string[] = [];
+	for (const message of request.body) {
+		const answer = await answerMessages(state, ctx, rawArguments, request, message);
+		if (answer.text.length > 0) parts.push(answer.text);
+		await new Promise((resolve) => setImmediate(resolve));
+	}
+	if (parts.length === 0) return reply.code(202).send();
+	return reply.code(200).header('content-type', 'application/json').send(`[${parts.join(',')}]`);
+}
+
+/** A JSON-RPC batch holds at most this many messages (the SDK allows 100). */
+export const MAX_BATCH_MESSAGES = 20;
+
+/** One JSON-RPC message (or the SDK's answer to a malformed body) through a fresh stateless SDK server. */
+async function answerMessages(
+	state: ServiceState,
+	ctx: CallContext,
+	rawArguments: Map<RequestId, unknown>,
+	request: FastifyRequest,
+	body: unknown,
+): Promise<{ status: number; contentType: string | null; text: string }> {
+	// Stateless: a fresh server and transport per message, so any request may come first.
+	const server = serverFor(state, ctx, rawArguments);
 	const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
 	try {
 		await server.connect(transport);
-		const response = await transport.handleRequest(webRequestOf(request), { parsedBody: request.body });
-		const text = await response.text();
-		reply.code(response.status);
-		const contentType = response.headers.get('content-type');
-		if (contentType) reply.header('content-type', contentType);
-		return reply.send(text.length > 0 ? text : undefined);
+		const response = await transport.handleRequest(webRequestOf(request), { parsedBody: body });
+		return { status: response.status, contentType: response.headers.get('content-type'), text: await response.text() };
 	} finally {
 		await server.close();
 	}
