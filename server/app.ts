@@ -184,6 +184,8 @@ export function buildApp(state: ServiceState, options: AppOptions): FastifyInsta
 		logger: options.logger,
 		forceCloseConnections: true,
 		requestTimeout,
+		// A connection silent for that long (a client that stopped reading its answer, say) is closed.
+		connectionTimeout: requestTimeout,
 		http: {
 			headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeout),
 			// How often Node looks for expired requests (its default, 30 s, would stretch short timeouts).
