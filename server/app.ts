@@ -184,8 +184,9 @@ export function buildApp(state: ServiceState, options: AppOptions): FastifyInsta
 		logger: options.logger,
 		forceCloseConnections: true,
 		requestTimeout,
-		// A connection silent for that long (a client that stopped reading its answer, say) is closed.
-		connectionTimeout: requestTimeout,
+		// A connection silent for twice that long (a client that stopped reading its answer, say) is
+		// closed; longer than the request timeout, so a stalled request still gets its 408 first.
+		connectionTimeout: 2 * requestTimeout,
 		http: {
 			headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeout),
 			// How often Node looks for expired requests (its default, 30 s, would stretch short timeouts).

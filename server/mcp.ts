@@ -1,11 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Readable } from 'stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toolDefinitions } from '../nodes/JobSearch/filters';
 import type { ToolRouteGuards } from './app';
 import { MCP_UNAUTHORIZED_BODY } from './errors';
 import { handleTool, type CallContext, type ServiceState, type ToolOutcome } from './handlers';
+import { outcomeJson } from './serialize';
 
 export const MCP_SERVER_INFO = { name: 'job-search-reference', version: '1.0.0' };
 
@@ -114,20 +116,53 @@ async function handleMcp(state: ServiceState, request: FastifyRequest, reply: Fa
 			id: null,
 		});
 	}
-	// One message at a time, yielding between them: a batch of large answers holds the server for
-	// other accounts no longer than its largest single answer does.
-	const parts: string[] = [];
-	for (const message of request.body) {
-		const answer = await answerMessages(state, ctx, rawArguments, request, message);
-		if (answer.text.length > 0) parts.push(answer.text);
-		await new Promise((resolve) => setImmediate(resolve));
+	const messages = request.body as unknown[];
+	const isNotification = (m: unknown) => isPlainObject(m) && typeof m.method === 'string' && !('id' in m);
+	if (messages.every(isNotification)) {
+		for (const message of messages) await answerMessages(state, ctx, rawArguments, request, message);
+		return reply.code(202).send();
 	}
-	if (parts.length === 0) return reply.code(202).send();
-	return reply.code(200).header('content-type', 'application/json').send(`[${parts.join(',')}]`);
+	// One message at a time, as the client reads the answer: a batch of large answers holds the
+	// server for other accounts no longer than its largest single answer, and never sits in memory whole.
+	async function* answers() {
+		let first = true;
+		yield '[';
+		for (const message of messages) {
+			const answer = await answerMessages(state, ctx, rawArguments, request, message);
+			if (answer.text.length === 0) continue;
+			yield first ? answer.text : `,${answer.text}`;
+			first = false;
+			await new Promise((resolve) => setImmediate(resolve));
+		}
+		yield ']';
+	}
+	return reply.code(200).header('content-type', 'application/json').send(Readable.from(answers()));
 }
 
 /** A JSON-RPC batch holds at most this many messages (the SDK allows 100). */
 export const MAX_BATCH_MESSAGES = 20;
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A well-formed tools/call, answered without the SDK: the same result toMcpResult gives, but its
+ * JSON written from the outcome's text (see serialize.ts) instead of serialized three times over,
+ * so a large search answers as quickly on MCP as on REST. Anything else goes to the SDK.
+ */
+function directToolCall(state: ServiceState, ctx: CallContext, request: FastifyRequest, body: unknown) {
+	if (!isPlainObject(body) || body.jsonrpc !== '2.0' || body.method !== 'tools/call') return undefined;
+	const { id, params } = body;
+	if (typeof id !== 'string' && !Number.isSafeInteger(id)) return undefined;
+	if (!isPlainObject(params) || typeof params.name !== 'string') return undefined;
+	if (params.arguments !== undefined && !isPlainObject(params.arguments)) return undefined;
+	const version = request.headers['mcp-protocol-version'];
+	if (version !== undefined && (typeof version !== 'string' || !SUPPORTED_PROTOCOL_VERSIONS.includes(version))) return undefined;
+	const outcome = handleTool(state, ctx, params.name, params.arguments ?? {});
+	const envelope = outcomeJson(outcome);
+	const result = `{"content":[{"type":"text","text":${JSON.stringify(envelope)}}],"structuredContent":${envelope}${outcome.status === 200 ? '' : ',"isError":true'}}`;
+	return { status: 200, contentType: 'application/json', text: `{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(id)}}` };
+}
 
 /** One JSON-RPC message (or the SDK's answer to a malformed body) through a fresh stateless SDK server. */
 async function answerMessages(
@@ -137,6 +172,8 @@ async function answerMessages(
 	request: FastifyRequest,
 	body: unknown,
 ): Promise<{ status: number; contentType: string | null; text: string }> {
+	const direct = directToolCall(state, ctx, request, body);
+	if (direct) return direct;
 	// Stateless: a fresh server and transport per message, so any request may come first.
 	const server = serverFor(state, ctx, rawArguments);
 	const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
