@@ -3,7 +3,7 @@
  * REST and MCP. Bounded in count and time; the seed is printed so a failure can be replayed.
  *
  *   npm run fuzz                      10,000 requests, then the pathological bodies
- *   npm run fuzz -- --quick           1,500 requests (what CI runs)
+ *   npm run fuzz -- --quick           3,000 requests, seed 1 (what CI runs)
  *   npm run fuzz -- --count 20000 --seed 7 --time-limit 600
  *
  * Asserts: no 5xx; every error has the spec's shape and error_code (REST body, MCP tool error,
@@ -31,7 +31,7 @@ function parseOptions(argv: string[]): Options {
 		return at === -1 ? undefined : Number(argv[at + 1]);
 	};
 	return {
-		count: value('count') ?? (quick ? 1_500 : 10_000),
+		count: value('count') ?? (quick ? 3_000 : 10_000),
 		// CI's short run keeps one seed so it cannot turn red by luck; the full run explores a new one each time.
 		seed: value('seed') ?? (Number(process.env.FUZZ_SEED) || (quick ? 1 : Date.now() % 1_000_000)),
 		timeLimitMs: (value('time-limit') ?? (quick ? 180 : 900)) * 1000,
