@@ -2,7 +2,7 @@ import { toolDefinitions, TOOL_NAMES, type ToolName } from '../nodes/JobSearch/f
 import { balanceOf, charge, type Account, type AccountBook, type KeyRecord } from './accounts';
 import type { Clock } from './clock';
 import { clientActivityOf, clientHistoryOf } from './details';
-import { notFound, serviceError, ServiceError, validationError, type ErrorBody } from './errors';
+import { invalidKey, notFound, serviceError, ServiceError, validationError, type ErrorBody } from './errors';
 import type { Plan } from './model';
 import { PLANS, PRICES, UPGRADE_URL } from './plans';
 import type { SlidingWindowLimiter } from './rateLimit';
@@ -75,6 +75,8 @@ function insufficientCredits(account: Account, needed: number): ServiceError {
 }
 
 function run(state: ServiceState, account: Account, ctx: CallContext, tool: string, input: unknown): ToolOutcome {
+	// The key was checked when the headers arrived; it may have been revoked while the body was.
+	if (ctx.key.revoked) throw invalidKey();
 	if (!isToolName(tool)) throw notFound(`Unknown tool "${tool}". Tools: ${TOOL_NAMES.join(', ')}`);
 	const decision = state.limiter.take(ctx.key.id, state.rateLimits[account.plan]);
 	if (!decision.allowed) {

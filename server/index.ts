@@ -39,6 +39,8 @@ export interface StartServerOptions {
 	live?: LiveOptions;
 	/** Default false. */
 	logger?: boolean;
+	/** Time a client has to send a whole request (default REQUEST_TIMEOUT_MS): then 408 request_timeout. */
+	requestTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -101,7 +103,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 	};
 	const faultQueue = new FaultQueue();
 	const adminToken = options.adminToken ?? randomBytes(24).toString('base64url');
-	const app = buildApp(state, { faults: options.faults === true, faultQueue, adminToken, logger: options.logger === true });
+	const app = buildApp(state, { faults: options.faults === true, faultQueue, adminToken, logger: options.logger === true, requestTimeoutMs: options.requestTimeoutMs });
 	const host = options.host ?? '127.0.0.1';
 	await app.listen({ host, port: options.port ?? 0 });
 	const { port } = app.server.address() as AddressInfo;

@@ -4,6 +4,7 @@ import { sendError, type ToolRouteGuards } from './app';
 import { isJsonContentType } from './auth';
 import { notFound, validationError } from './errors';
 import { handleTool, isToolName, type ServiceState } from './handlers';
+import { outcomeJson } from './serialize';
 
 /** REST: `POST /v1/<tool>`; the body is the tool input itself, the answer the spec's envelope. */
 export function registerRest(app: FastifyInstance, state: ServiceState, guards: ToolRouteGuards): void {
@@ -27,7 +28,11 @@ export function registerRest(app: FastifyInstance, state: ServiceState, guards: 
 				return sendError(reply, validationError('Content-Type must be application/json'));
 			}
 			const outcome = handleTool(state, { key: request.callKey!, transport: 'rest' }, request.params.tool, request.body);
-			return reply.code(outcome.status).headers(outcome.headers).send(outcome.body);
+			return reply
+				.code(outcome.status)
+				.headers(outcome.headers)
+				.header('content-type', 'application/json; charset=utf-8')
+				.send(outcomeJson(outcome));
 		},
 	);
 }

@@ -11,6 +11,26 @@ import type { EnumOption, FilterSpec } from './types';
 export const MAX_ROWS_PER_CALL = 10_000;
 export const DEFAULT_ROWS_PER_CALL = 100;
 
+/**
+ * Bounds on what one search may carry. Every list and every text of the wire is bounded here;
+ * the server's validation, MCP `tools/list` and the node's pre-flight check all derive from
+ * these, so one request cannot make the service do unbounded work.
+ */
+export const INPUT_BOUNDS = {
+	/** Entries of a free-text list (keywords, industries, time zones, languages). */
+	textListItems: 100,
+	/** Characters of one entry of a free-text list. */
+	textLength: 100,
+	/** Entries of a country list: ISO 3166-1 has 249 codes. */
+	locationListItems: 250,
+	/** Characters of a USD amount such as "25.50". */
+	moneyLength: 20,
+	/** Characters of an ISO 8601 date-time, such as "2026-11-01T00:00:00.000+01:00" (29). */
+	dateTimeLength: 40,
+	/** Characters of a job uid (they have 19 digits). */
+	jobUidLength: 32,
+} as const;
+
 const SEARCH_PERIODS: readonly EnumOption[] = [
 	{ value: '1h', name: 'Last Hour', aliases: ['1 hour'] },
 	{ value: '6h', name: 'Last 6 Hours', aliases: ['6 hours'] },

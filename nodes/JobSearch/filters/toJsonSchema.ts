@@ -1,5 +1,6 @@
+import { boundsOf, wireValues } from './bounds';
 import { FILTERS } from './schema';
-import type { EnumOption, FilterSpec } from './types';
+import type { FilterSpec } from './types';
 import { COUNTRY_CODE_PATTERN, DATE_TIME_PATTERN, MONEY_PATTERN } from './wireFormats';
 
 /** The subset of JSON Schema (draft-07) this package emits. */
@@ -18,33 +19,33 @@ export interface JsonSchema {
 	minimum?: number;
 	maximum?: number;
 	minLength?: number;
+	maxLength?: number;
+	maxItems?: number;
 	default?: unknown;
 }
 
-function wireValues(options: readonly EnumOption[]): string[] {
-	return options.flatMap((o) => [o.value, ...(o.aliases ?? [])]);
-}
-
 function valueSchema(spec: FilterSpec): JsonSchema {
+	const { maxItems, maxLength } = boundsOf(spec);
 	switch (spec.type) {
 		case 'integer':
 		case 'number':
 			return { type: spec.type, minimum: spec.minimum, maximum: spec.maximum };
 		case 'money':
-			return { type: 'string', pattern: MONEY_PATTERN };
+			return { type: 'string', maxLength, pattern: MONEY_PATTERN };
 		case 'boolean':
 			return { type: 'boolean' };
 		case 'dateTime':
-			return { type: 'string', format: 'date-time', pattern: DATE_TIME_PATTERN };
+			return { type: 'string', maxLength, format: 'date-time', pattern: DATE_TIME_PATTERN };
 		case 'choice':
 			return { type: 'string', enum: wireValues(spec.options) };
 		case 'choiceList':
-			return { type: 'array', items: { type: 'string', enum: wireValues(spec.options) } };
+			return { type: 'array', maxItems, items: { type: 'string', enum: wireValues(spec.options) } };
 		case 'textList':
-			return { type: 'array', items: { type: 'string', minLength: 1 } };
+			return { type: 'array', maxItems, items: { type: 'string', minLength: 1, maxLength } };
 		case 'locationList':
 			return {
 				type: 'array',
+				maxItems,
 				items: {
 					type: 'object',
 					required: ['type', 'value'],

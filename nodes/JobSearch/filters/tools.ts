@@ -1,3 +1,4 @@
+import { INPUT_BOUNDS } from './schema';
 import { toJsonSchema, type JsonSchema } from './toJsonSchema';
 import { JOB_UID_PATTERN } from './wireFormats';
 
@@ -19,6 +20,7 @@ export interface ToolDefinition {
 
 const jobUidSchema: JsonSchema = {
 	type: 'string',
+	maxLength: INPUT_BOUNDS.jobUidLength,
 	pattern: JOB_UID_PATTERN,
 	title: 'Job UID',
 	description: 'The job identifier, a string of digits as returned in `uid` by search_jobs (e.g. "1955020056847176693").',

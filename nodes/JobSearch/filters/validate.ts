@@ -1,3 +1,4 @@
+import { boundsOf } from './bounds';
 import { FILTER_BY_KEY } from './schema';
 import type { EnumOption, FilterIssue, FilterSpec } from './types';
 import { COUNTRY_CODE_PATTERN, DATE_TIME_PATTERN, MONEY_PATTERN, isCalendarValid } from './wireFormats';
@@ -6,9 +7,62 @@ const money = new RegExp(MONEY_PATTERN);
 const country = new RegExp(COUNTRY_CODE_PATTERN);
 const dateTime = new RegExp(DATE_TIME_PATTERN);
 
-function show(value: unknown): string {
-	const text = JSON.stringify(value);
-	return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 57)}...` : text;
+const SHOWN_CHARS = 60;
+const SHOWN_ITEMS = 5;
+
+/**
+ * A short preview of any value, in time bounded by what it shows, never by the value's size or
+ * depth: a refused 10 MiB body is described as cheaply as a small one.
+ */
+export function preview(value: unknown, room = SHOWN_CHARS): string {
+	const text = sketch(value, room + 3, 3);
+	return text.length > room ? `${text.slice(0, room - 3)}...` : text;
+}
+
+function sketch(value: unknown, room: number, depth: number): string {
+	if (typeof value === 'string') return JSON.stringify(value.length > room ? value.slice(0, room) : value);
+	if (value === null || typeof value !== 'object') return String(value);
+	if (depth === 0) return Array.isArray(value) ? '[...]' : '{...}';
+	const parts: string[] = [];
+	let used = 2;
+	if (Array.isArray(value)) {
+		for (let i = 0; i < value.length && used < room; i++) {
+			parts.push(sketch(value[i], room - used, depth - 1));
+			used += parts[parts.length - 1].length + 1;
+		}
+		return `[${parts.join(',')}${parts.length < value.length ? ',...' : ''}]`;
+	}
+	for (const key in value) {
+		if (used >= room) {
+			parts.push('...');
+			break;
+		}
+		if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+		parts.push(`${JSON.stringify(key.slice(0, room))}:${sketch((value as Record<string, unknown>)[key], room - used, depth - 1)}`);
+		used += parts[parts.length - 1].length + 1;
+	}
+	return `{${parts.join(',')}}`;
+}
+
+/** At most a few distinct offending entries, then how many more there are. */
+function someOf(bad: readonly unknown[]): string {
+	const shown = [...new Set(bad.slice(0, 50).map((v) => preview(v, 30)))].slice(0, SHOWN_ITEMS);
+	const more = bad.length - shown.length;
+	return `${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+}
+
+/** A list or text longer than the schema allows; checked before any entry is looked at. */
+function boundProblem(spec: FilterSpec, value: unknown): string | undefined {
+	const { maxItems, maxLength } = boundsOf(spec);
+	if (Array.isArray(value)) {
+		if (maxItems !== undefined && value.length > maxItems) return `has ${value.length} entries; at most ${maxItems} are allowed`;
+		if (maxLength !== undefined && value.some((v) => typeof v === 'string' && v.length > maxLength)) {
+			return `has an entry longer than ${maxLength} characters; shorten it`;
+		}
+	} else if (typeof value === 'string' && maxLength !== undefined && value.length > maxLength) {
+		return `is ${value.length} characters long; at most ${maxLength} are allowed`;
+	}
+	return undefined;
 }
 
 function range(spec: { minimum?: number; maximum?: number }): string {
@@ -29,6 +83,8 @@ function allowed(options: readonly EnumOption[]): Set<string> {
 
 /** What is wrong with one value, as advice that says how to fix it; undefined when it is fine. */
 function problem(spec: FilterSpec, value: unknown): string | undefined {
+	const tooLong = boundProblem(spec, value);
+	if (tooLong) return tooLong;
 	switch (spec.type) {
 		case 'integer':
 		case 'number': {
@@ -62,7 +118,7 @@ function problem(spec: FilterSpec, value: unknown): string | undefined {
 			const bad = value.filter((v) => typeof v !== 'string' || !ok.has(v));
 			return bad.length === 0
 				? undefined
-				: `has unknown value${bad.length > 1 ? 's' : ''} ${bad.map(show).join(', ')}; use: ${choices(spec.options)}`;
+				: `has unknown value${bad.length > 1 ? 's' : ''} ${someOf(bad)}; use: ${choices(spec.options)}`;
 		}
 		case 'textList':
 			return Array.isArray(value) && value.every((v) => typeof v === 'string' && v.length > 0)
@@ -70,17 +126,16 @@ function problem(spec: FilterSpec, value: unknown): string | undefined {
 				: 'must be a list of non-empty texts, for example "react, node.js"';
 		case 'locationList': {
 			if (!Array.isArray(value)) return 'must be a list of two-letter country codes, such as "US, GB"';
+			const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+			const strayKey = value.map((v) => (isObject(v) ? Object.keys(v).find((k) => k !== 'type' && k !== 'value') : undefined)).find((k) => k !== undefined);
+			if (strayKey !== undefined) {
+				return `has an entry with the unknown key ${preview(strayKey, 40)}; each entry is {"type": "COUNTRY", "value": "<code>"}`;
+			}
 			const bad = value.filter(
-				(v) =>
-					typeof v !== 'object' ||
-					v === null ||
-					Object.keys(v).some((k) => k !== 'type' && k !== 'value') ||
-					(v as { type?: unknown }).type !== 'COUNTRY' ||
-					typeof (v as { value?: unknown }).value !== 'string' ||
-					!country.test((v as { value: string }).value),
+				(v) => !isObject(v) || v.type !== 'COUNTRY' || typeof v.value !== 'string' || !country.test(v.value),
 			);
 			if (bad.length === 0) return undefined;
-			const shown = bad.map((v) => show((v as { value?: unknown })?.value ?? v)).join(', ');
+			const shown = someOf(bad.map((v) => (isObject(v) && v.value !== undefined ? v.value : v)));
 			return `has ${shown}, which is not a two-letter ISO 3166 country code; use codes such as "US, GB"`;
 		}
 	}
@@ -98,7 +153,7 @@ export function validate(body: Record<string, unknown>): FilterIssue[] {
 		if (!spec) continue;
 		const message = problem(spec, value);
 		if (message) {
-			issues.push({ key, title: spec.title, message: `${spec.title} (${key}) ${message}; got ${show(value)}` });
+			issues.push({ key, title: spec.title, message: `${spec.title} (${key}) ${message}; got ${preview(value)}` });
 		}
 	}
 	return issues;
