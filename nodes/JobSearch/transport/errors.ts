@@ -181,7 +181,7 @@ function map(status: number, body: ServiceErrorBody, c: ErrorCircumstances): Map
 			return {
 				message: `The service answered HTTP ${status}${body.error_code ? ` (${body.error_code})` : ''}${said ? `: ${said.slice(0, 200)}` : ''}${retried && c.retries ? ` (still failing after ${retriesText(c.retries)})` : ''}`,
 				description: retried
-					? `A proxy or load balancer in front of the service answers this while the service is restarting or overloaded; it was retried${c.retries ? ` ${c.retries} times` : ''} with backoff. Try again later, or raise "Max Retries".`
+					? `A proxy or load balancer in front of the service answers this while the service is restarting or overloaded; it was retried${c.retries ? ` ${c.retries === 1 ? 'once' : `${c.retries} times`}` : ''} with backoff. Try again later, or raise "Max Retries".`
 					: 'The node does not know this answer; it was not retried.',
 				failure: status >= 500 ? 'temporarily-unavailable' : undefined,
 			};

@@ -6,7 +6,8 @@
 import { RATE_LIMIT_WINDOW_MS } from '../service';
 
 /** A 10,000-row search is a few MB; a minute covers it on a slow link without hanging a worker. */
-export const REQUEST_TIMEOUT_MS = 60_000;
+export const REQUEST_TIMEOUT_SECONDS = 60;
+export const REQUEST_TIMEOUT_MS = REQUEST_TIMEOUT_SECONDS * 1000;
 
 /** Three retries ride out a short rate-limit burst or a brief outage without hiding a real one. */
 export const DEFAULT_MAX_RETRIES = 3;
