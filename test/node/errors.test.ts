@@ -24,13 +24,14 @@ describe('errors the service answers', () => {
 		}
 	});
 
-	it('does not retry a 402 and shows needed and available credit, the hint and the upgrade URL', async () => {
+	it('does not retry a 402, marks it quota-exhausted and shows needed and available credit, the hint and the upgrade URL', async () => {
 		const { id, credentials } = await service.account('pro', { poolMicrocents: 0, packMicrocents: 0 });
 		const { error } = await runJobSearch(search({ limit: 10, options: { maxRetries: 5 } }), { credentials });
 		expect(error?.message).toMatch(/^Out of credit/);
 		expect(error?.description).toContain('Needed: $0.0579 (5790000 microcents). Available: $0 (0 microcents).');
 		expect(error?.description).toMatch(/https?:\/\/\S+/);
 		expect(detailsOf(error)?.error_code).toBe('insufficient_credits');
+		expect((error as { failure?: unknown }).failure).toEqual({ cause: 'quota-exhausted' });
 		expect(service.server.admin.callLog(id).map((c) => c.status)).toEqual([402]);
 	});
 
