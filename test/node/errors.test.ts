@@ -69,6 +69,17 @@ describe('errors the service answers', () => {
 		}
 	});
 
+	it('does not follow a redirect to another path of the same host either', async () => {
+		const host = await startScriptedHost((req, res) => answer(res, 308, '', { Location: `/elsewhere${req.url}` }));
+		try {
+			const { error } = await runJobSearch(search(), { credentials: { apiKey: 'gm_sameHostRedirect', baseUrl: host.url } });
+			expect(error?.message).toBe('The Base URL redirects (HTTP 308) to /elsewhere/v1/search_jobs [item 0]');
+			expect(host.requests().map((r) => r.url)).toEqual(['/v1/search_jobs']);
+		} finally {
+			await host.close();
+		}
+	});
+
 	it('points at the Base URL on 405 and does not retry it', async () => {
 		const host = await startScriptedHost((_req, res) =>
 			answer(res, 405, { error: 'Method not allowed', error_code: 'method_not_allowed' }, { Allow: 'POST' }),

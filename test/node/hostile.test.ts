@@ -61,7 +61,8 @@ describe('waits and timeouts', () => {
 	}, 10_000);
 
 	it('retries with the default bounds when the retry options evaluate to NaN', async () => {
-		const credentials = await hostWith((_req, res) => answer(res, 503, 'Service Unavailable'));
+		// A bound of its own, so that an unbounded retry loop ends (in a success the test refuses).
+		const credentials = await hostWith((_req, res, i) => (i < 20 ? answer(res, 503, 'Service Unavailable') : answer(res, 200, envelope)));
 		const { error } = await runJobSearch(search({ options: { maxRetries: '={{ 0/0 }}', maxRetryWaitSeconds: '={{ 0/0 }}' } }), { credentials });
 		expect(error?.message).toBe(`The service answered HTTP 503: Service Unavailable (still failing after ${DEFAULT_MAX_RETRIES} retries) [item 0]`);
 		expect(host!.requests()).toHaveLength(DEFAULT_MAX_RETRIES + 1);
@@ -162,5 +163,30 @@ describe('On Premium Not Included', () => {
 		const { error } = await runJobSearch(clientOp('getActivity', job.uid, { options: { onPremiumNotIncluded: choice } }), { credentials });
 		expect(detailsOf(error)?.error_code).toBe('insufficient_credits');
 		expect(failureOf(error)).toEqual({ cause: 'quota-exhausted' });
+	});
+});
+
+describe('input that would be sent wrong', () => {
+	it.each([
+		['an object value', '{"__proto__": {"searchPeriod": "24h"}, "limit": 2}'],
+		['a text value', '{"__proto__": "x"}'],
+		['a nested key', '{"client.includeLocations": [{"__proto__": {}, "type": "COUNTRY", "value": "US"}]}'],
+	])('refuses a "__proto__" key in Additional Filters with %s before sending anything', async (_name, additionalFilters) => {
+		const { id, credentials } = await service.account('pro');
+		const { error } = await runJobSearch(search({ additionalFilters }), { credentials, input: [{}, {}] });
+		expect(error?.message).toBe('Additional Filters (JSON) has a key "__proto__", which is no filter [item 0]');
+		expect(detailsOf(error)?.error_code).toBe('invalid_input');
+		expect(service.server.admin.callLog(id)).toEqual([]);
+	});
+
+	it('refuses an object given to a keyword field instead of sending "[object Object]"', async () => {
+		const { id, credentials } = await service.account('pro');
+		const { error } = await runJobSearch(search({ keywordFilters: { includeKeywordsKeywords: '={{ $json.skill }}' } }), {
+			credentials,
+			input: [{ skill: { name: 'python' } }],
+		});
+		expect(error?.message).toBe('Filter "includeKeywords.keywords" got an object where text was expected ("[object Object]") [item 0]');
+		expect(detailsOf(error)?.error_code).toBe('invalid_input');
+		expect(service.server.admin.callLog(id)).toEqual([]);
 	});
 });

@@ -10,6 +10,7 @@ import {
 
 import type { ToolName } from '../filters';
 import { MAX_BODY_BYTES } from '../service';
+import { unsendable } from './body';
 import { checkEnvelope, type ToolResult } from './envelope';
 import { invalidResponseError, networkError, operationError, redirectError, serviceError, tooLargeMessage } from './errors';
 import { backoffMs, retryAfterMs } from './retry';
@@ -168,6 +169,15 @@ export async function callTool<T = IDataObject>(
 	const maxWaitMs = bounded(options.maxRetryWaitMs, DEFAULT_MAX_RETRY_WAIT_MS);
 	const timeoutMs = bounded(options.timeoutMs, REQUEST_TIMEOUT_MS) || REQUEST_TIMEOUT_MS;
 	const circumstances = { tool, itemIndex: options.itemIndex };
+
+	const problem = unsendable(body);
+	if (problem) {
+		throw operationError(node, 'invalid_input', `${problem} [item ${options.itemIndex ?? 0}]`, {
+			itemIndex: options.itemIndex,
+			description:
+				'Nothing was sent. Give a filter text or a list of texts: map a field of the object (for example {{ $json.skills.join(", ") }}) rather than the object itself.',
+		});
+	}
 
 	const size = bodyBytes(body);
 	if (size > MAX_BODY_BYTES) {
