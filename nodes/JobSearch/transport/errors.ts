@@ -208,6 +208,17 @@ function attach<E extends NodeApiError | NodeOperationError>(
 	return error;
 }
 
+/** The words of a text or HTML error page, short: "<html><h1>Bad Gateway</h1></html>" gives "Bad Gateway". */
+function plainText(text: string): string {
+	return text
+		.slice(0, 20_000)
+		.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
+		.replace(/<[^>]*>/g, ' ')
+		.replace(/\s+/g, ' ')
+		.trim()
+		.slice(0, 300);
+}
+
 /** A NodeApiError for a non-2xx answer. Built from the body only, so no request (or key) rides along. */
 export function serviceError(
 	node: INode,
@@ -216,7 +227,7 @@ export function serviceError(
 	circumstances: ErrorCircumstances,
 ): NodeApiError {
 	const body: ServiceErrorBody =
-		typeof rawBody === 'object' && rawBody !== null ? (rawBody as ServiceErrorBody) : { error: typeof rawBody === 'string' ? rawBody.slice(0, 300) : undefined };
+		typeof rawBody === 'object' && rawBody !== null ? (rawBody as ServiceErrorBody) : { error: typeof rawBody === 'string' ? plainText(rawBody) : undefined };
 	const mapped = map(status, body, circumstances);
 	const message = `${mapped.message}${itemSuffix(circumstances.itemIndex)}`;
 	const retryAfterMs = circumstances.retryAfterMs ?? body.retryAfterMs;
@@ -301,7 +312,7 @@ export function networkError(
 		: `Could not reach the service${circumstances.retries ? ` (after ${retriesText(circumstances.retries)})` : ''}`;
 	const message = `${what}${itemSuffix(circumstances.itemIndex)}`;
 	const description = timedOut
-		? 'Not retried, because the service may have done (and billed) the work. Try a smaller Limit, or check the Base URL in the credential.'
+		? 'Not retried, because the service may have done (and billed) the work. Raise "Timeout (Seconds)" in the options, try a smaller Limit, or check the Base URL in the credential.'
 		: `Check the Base URL in the credential (${baseUrl}) and the network. Network code: ${code ?? 'unknown'}.`;
 	const error = new NodeApiError(node, { error: message, error_code: 'network_error' }, {
 		message,
