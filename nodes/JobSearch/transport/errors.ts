@@ -54,7 +54,7 @@ function toolTitle(tool: ToolName): string {
 }
 
 /** " [item N]" when the error belongs to an input item, as n8n's own nodes write it. */
-function itemSuffix(itemIndex: number | undefined): string {
+export function itemSuffix(itemIndex: number | undefined): string {
 	return itemIndex === undefined ? '' : ` [item ${itemIndex}]`;
 }
 

@@ -12,7 +12,7 @@ import type { ToolName } from '../filters';
 import { MAX_BODY_BYTES } from '../service';
 import { unsendable } from './body';
 import { checkEnvelope, type ToolResult } from './envelope';
-import { invalidResponseError, networkError, operationError, redirectError, serviceError, tooLargeMessage } from './errors';
+import { invalidResponseError, itemSuffix, networkError, operationError, redirectError, serviceError, tooLargeMessage } from './errors';
 import { backoffMs, retryAfterMs } from './retry';
 import { redact } from './secret';
 import {
@@ -172,7 +172,7 @@ export async function callTool<T = IDataObject>(
 
 	const problem = unsendable(body);
 	if (problem) {
-		throw operationError(node, 'invalid_input', `${problem} [item ${options.itemIndex ?? 0}]`, {
+		throw operationError(node, 'invalid_input', `${problem}${itemSuffix(options.itemIndex)}`, {
 			itemIndex: options.itemIndex,
 			description:
 				'Nothing was sent. Give a filter text or a list of texts: map a field of the object (for example {{ $json.skills.join(", ") }}) rather than the object itself.',
@@ -181,7 +181,7 @@ export async function callTool<T = IDataObject>(
 
 	const size = bodyBytes(body);
 	if (size > MAX_BODY_BYTES) {
-		throw operationError(node, 'payload_too_large', `${tooLargeMessage(size)} [item ${options.itemIndex ?? 0}]`, {
+		throw operationError(node, 'payload_too_large', `${tooLargeMessage(size)}${itemSuffix(options.itemIndex)}`, {
 			itemIndex: options.itemIndex,
 			description: 'Nothing was sent. Shorten the request: usually a very long keyword or location list in the filters.',
 		});
