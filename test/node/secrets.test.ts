@@ -1,6 +1,7 @@
 import { getJob, runJobSearch, clientOp, search, startTestService, type NodeRun, type TestService } from './helpers';
 import { startHeaderRecorder, startRedirectingFront } from './redirectingFront';
 import { answer, startScriptedHost } from './scriptedHost';
+import { redact } from '../../nodes/JobSearch/transport';
 
 let service: TestService;
 beforeAll(async () => {
@@ -151,5 +152,19 @@ describe('a Base URL that redirects to another host', () => {
 			await front.close();
 			await elsewhere.close();
 		}
+	});
+});
+
+describe('cutting the key out of an answer', () => {
+	const key = 'gm_cutMeOutOfEverything';
+
+	it('replaces it in strings and keys at any depth, and leaves an answer without it as it is', () => {
+		let deep: unknown = { note: `Bearer ${key}` };
+		for (let i = 0; i < 2_000; i++) deep = [deep];
+		const answer = { data: { jobs: [{ title: key, [key]: 1 }], deep }, usage: { consumedMicrocents: 0 } };
+		expect(JSON.stringify(redact(answer, key))).not.toContain(key);
+		expect(redact(answer, key).usage).toBe(answer.usage);
+		const clean = { data: { jobs: [{ title: 'T' }] } };
+		expect(redact(clean, key)).toBe(clean);
 	});
 });
