@@ -1,3 +1,8 @@
+import { recordingSleep } from './sleeps';
+
+// Backoffs and 429 waits are recorded, not waited out.
+jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: recordingSleep }));
+
 import { getJob, runJobSearch, search } from './helpers';
 import { answer, startScriptedHost, type ScriptedHost } from './scriptedHost';
 

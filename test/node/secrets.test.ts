@@ -1,3 +1,8 @@
+import { recordingSleep } from './sleeps';
+
+// Backoffs and 429 waits are recorded, not waited out.
+jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: recordingSleep }));
+
 import { getJob, runJobSearch, clientOp, search, startTestService, type NodeRun, type TestService } from './helpers';
 import { startHeaderRecorder, startRedirectingFront } from './redirectingFront';
 import { answer, startScriptedHost } from './scriptedHost';
