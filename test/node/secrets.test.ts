@@ -169,6 +169,8 @@ describe('cutting the key out of an answer', () => {
 		const answer = { data: { jobs: [{ title: key, [key]: 1 }], deep }, usage: { consumedMicrocents: 0 } };
 		expect(JSON.stringify(redact(answer, key))).not.toContain(key);
 		expect(redact(answer, key).usage).toBe(answer.usage);
+		const onlyInAKey = { data: { [`Bearer ${key}`]: true } };
+		expect(JSON.stringify(redact(onlyInAKey, key))).not.toContain(key);
 		const clean = { data: { jobs: [{ title: 'T' }] } };
 		expect(redact(clean, key)).toBe(clean);
 	});
