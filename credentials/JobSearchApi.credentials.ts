@@ -38,7 +38,7 @@ export class JobSearchApi implements ICredentialType {
 			name: 'mcpUrl',
 			type: 'string',
 			default: 'https://mcp.getmany.com.ua/mcp',
-			description: 'The MCP endpoint. Testing the credential lists its tools there, which costs no credit.',
+			description: 'The MCP endpoint, for MCP clients such as an AI agent. This node calls the Base URL only.',
 		},
 	];
 
@@ -51,26 +51,66 @@ export class JobSearchApi implements ICredentialType {
 		},
 	};
 
-	// MCP tools/list checks the key but is free and not rate-limited, so a test spends nothing.
+	/**
+	 * Tests the Base URL and the key with the request the node itself makes, at no credit: a
+	 * get_job without its required jobUid. The service checks the key first (401 invalid_key),
+	 * then refuses the input (400 validation_error), and only a 200 is ever charged. MCP
+	 * tools/list would be free as well, but it checks the MCP URL, which the node never calls:
+	 * a mistyped Base URL would test "successful". (The request does take one slot of the key's
+	 * rate limit for a minute.)
+	 *
+	 * Every answer comes back as data (ignoreHttpStatusErrors) and the rules read its error_code:
+	 * n8n 2.8 applies `responseCode` rules only to errors that carry the axios response, which
+	 * this request's errors do not, so a 401 would show n8n's stock text instead of ours.
+	 * Redirects are not followed: a redirect to a subdomain would keep the key in the header.
+	 */
 	test: ICredentialTestRequest = {
 		request: {
 			method: 'POST',
-			url: '={{$credentials.mcpUrl}}',
-			headers: {
-				'Content-Type': 'application/json',
-				Accept: 'application/json, text/event-stream',
-			},
-			body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+			baseURL: '={{$credentials.baseUrl}}',
+			url: '/v1/get_job',
+			headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+			body: { jobUid: '' },
 			json: true,
-			// n8n would follow a redirect to another host with the key in the header.
+			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
 			sendCredentialsOnCrossOriginRedirect: false,
 		},
 		rules: [
 			{
-				type: 'responseCode',
+				type: 'responseSuccessBody',
 				properties: {
-					value: 401,
+					key: 'error_code',
+					value: 'invalid_key',
 					message: 'The API key is missing, wrong or revoked. Paste a current key (it starts with gm_) from the dashboard.',
+				},
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'error_code',
+					value: 'not_found',
+					message:
+						'The Base URL reaches the service, but not its tools: remove any path after the host (https://api.getmany.com.ua, without /v1).',
+				},
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'error_code',
+					value: 'runtime_error',
+					message: 'The service had an internal error. Test again in a minute.',
+				},
+			},
+			{
+				// The service's every answer to this request carries an error_code: one without it
+				// came from another host (a web page, a proxy, a redirect).
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'error_code',
+					value: undefined,
+					message:
+						'The Base URL does not answer as the Job Search service. Check it: it is https://api.getmany.com.ua unless you run your own server, with https and no path.',
 				},
 			},
 		],

@@ -7,6 +7,7 @@ import {
 	type IExecuteData,
 	type INode,
 	type INodeCredentialTestResult,
+	type INodeExecutionData,
 	type INodeType,
 	type INodeTypes,
 } from 'n8n-workflow';
@@ -14,6 +15,16 @@ import {
 import { createAdditionalData, CREDENTIAL_ID, type HarnessCredentials } from './workflow';
 import { JOB_SEARCH_TYPE, loadNodeTypes } from './nodeTypes';
 import { releaseCoreTimers } from './timers';
+
+/** lodash's `get` for a dotted path, which is what n8n uses to read a rule's key. */
+function valueAt(root: unknown, path: string): unknown {
+	let value = root;
+	for (const part of path.split('.')) {
+		if (value === null || value === undefined) return undefined;
+		value = (value as Record<string, unknown>)[part];
+	}
+	return value;
+}
 
 /**
  * Tests a credential the way n8n's CredentialsTester does for a declarative `test` request:
@@ -74,8 +85,9 @@ export async function testCredential(
 		executeData,
 		[],
 	);
+	let response: Awaited<ReturnType<RoutingNode['runNode']>>;
 	try {
-		await new RoutingNode(context, nodeTypeCopy, decrypted).runNode();
+		response = await new RoutingNode(context, nodeTypeCopy, decrypted).runNode();
 	} catch (error) {
 		releaseCoreTimers();
 		const response = (error as { cause?: { response?: { status: number; statusText?: string } } }).cause?.response;
@@ -92,5 +104,14 @@ export async function testCredential(
 		return { status: 'Error', message: code ?? (error as Error).message };
 	}
 	releaseCoreTimers();
+	// As n8n's CredentialsTester: a rule that matches the body of a request that did not throw
+	// (lodash `get` on the first output item's json, compared with ===) fails the test.
+	for (const rule of testRequest.rules ?? []) {
+		if (rule.type !== 'responseSuccessBody') continue;
+		const json = (response as INodeExecutionData[][] | undefined)?.[0]?.[0]?.json as unknown;
+		if (valueAt(json, rule.properties.key) === rule.properties.value) {
+			return { status: 'Error', message: rule.properties.message };
+		}
+	}
 	return { status: 'OK', message: 'Connection successful!' };
 }

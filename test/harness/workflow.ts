@@ -5,6 +5,7 @@ import {
 	type ICredentialDataDecryptedObject,
 	type IConnections,
 	type IDataObject,
+	type IExecuteFunctions,
 	type INode,
 	type INodeExecutionData,
 	type IRun,
@@ -139,6 +140,26 @@ export interface WorkflowResult {
 	/** The workflow's error, when it failed. */
 	error?: ExecutionError;
 	run: IRun;
+	/**
+	 * What this package's nodes returned from execute(), before n8n-core filled in any missing
+	 * `pairedItem` (it does for 1→N and N→N runs): the first output of each call, in order.
+	 */
+	returned: INodeExecutionData[][];
+}
+
+/** Wraps every execute() of this package's nodes so that what it returns is kept as returned. */
+function recordReturns(types: LoadedTypes): INodeExecutionData[][] {
+	const returned: INodeExecutionData[][] = [];
+	for (const [name, nodeType] of Object.entries(types.nodes)) {
+		const execute = nodeType.execute;
+		if (!name.startsWith('n8n-nodes-job-search.') || !execute) continue;
+		nodeType.execute = async function (this: IExecuteFunctions) {
+			const output = (await execute.call(this)) as INodeExecutionData[][];
+			returned.push((output[0] ?? []).map((item) => ({ ...item })));
+			return output;
+		};
+	}
+	return returned;
 }
 
 export interface RunWorkflowOptions extends WorkflowSpec {
@@ -151,6 +172,7 @@ export interface RunWorkflowOptions extends WorkflowSpec {
 /** Runs a workflow inside real n8n-core (WorkflowExecute) and collects every node's output. */
 export async function runWorkflow(options: RunWorkflowOptions): Promise<WorkflowResult> {
 	const types = loadNodeTypes();
+	const returned = recordReturns(types);
 	const workflow = createWorkflow(options, types);
 	const { additionalData } = createAdditionalData(options.credentials, types);
 	const startNode = workflow.getNode(options.startNode ?? options.nodes[0].name) ?? undefined;
@@ -165,5 +187,5 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Workflow
 		const output = task?.data?.main?.[0];
 		if (output) items[name] = output;
 	}
-	return { items, errors, error: run.data.resultData.error, run };
+	return { items, errors, error: run.data.resultData.error, run, returned };
 }

@@ -2,6 +2,7 @@ import { testCredential } from '../harness';
 import { JobSearchApi } from '../../credentials/JobSearchApi.credentials';
 import { startTestService, type TestService } from './helpers';
 import { startHeaderRecorder, startRedirectingFront } from './redirectingFront';
+import { answer, startScriptedHost } from './scriptedHost';
 
 let service: TestService;
 beforeAll(async () => {
@@ -9,13 +10,28 @@ beforeAll(async () => {
 });
 afterAll(async () => await service.server.close());
 
+const WRONG_KEY_MESSAGE = 'The API key is missing, wrong or revoked. Paste a current key (it starts with gm_) from the dashboard.';
+const NOT_THE_SERVICE = /^The Base URL does not answer as the Job Search service/;
+
 describe('the Job Search API credential test', () => {
-	it('passes for a good key and spends no credit', async () => {
+	it('passes for a good key at the Base URL and spends no credit', async () => {
 		const { id, credentials } = await service.account('free');
 		const before = service.server.admin.balance(id);
 		expect(await testCredential(credentials)).toEqual({ status: 'OK', message: 'Connection successful!' });
 		expect(service.server.admin.balance(id)).toEqual(before);
-		expect(service.server.admin.callLog(id)).toEqual([]);
+		expect(service.server.admin.callLog(id).map((c) => [c.tool, c.status, c.consumedMicrocents])).toEqual([['get_job', 400, 0]]);
+	});
+
+	it('calls the Base URL the node calls, not the MCP URL', async () => {
+		const { credentials } = await service.account('free');
+		const host = await startScriptedHost((_req, res) => answer(res, 400, { error: 'jobUid is required', error_code: 'validation_error' }));
+		try {
+			const result = await testCredential({ ...credentials, baseUrl: host.url, mcpUrl: 'http://127.0.0.1:1/mcp' });
+			expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+			expect(host.requests().map((r) => [r.method, r.url, r.authorization])).toEqual([['POST', '/v1/get_job', `Bearer ${credentials.apiKey}`]]);
+		} finally {
+			await host.close();
+		}
 	});
 
 	it.each([
@@ -28,36 +44,64 @@ describe('the Job Search API credential test', () => {
 				return key;
 			},
 		],
-	])('fails for %s with a message about the credentials', async (_name, keyOf) => {
+	])('fails for %s with the credential’s own message, as n8n 2.8 shows it in the dialog', async (_name, keyOf) => {
 		const { credentials } = await service.account('free');
 		const apiKey = await keyOf();
-		const result = await testCredential({ ...credentials, apiKey });
-		expect(result.status).toBe('Error');
-		// n8n 2.8 shows its stock 401 text; newer n8n shows the credential's own rule message.
-		expect(result.message).toMatch(/check your credentials|API key is missing, wrong or revoked/);
-		expect(result.message).not.toContain(apiKey);
+		expect(await testCredential({ ...credentials, apiKey })).toEqual({ status: 'Error', message: WRONG_KEY_MESSAGE });
 	});
 
-	it('calls MCP tools/list at the MCP URL with the generic Bearer header', () => {
+	it('fails for a Base URL that ends in /v1, saying to remove the path', async () => {
+		const { credentials } = await service.account('free');
+		const result = await testCredential({ ...credentials, baseUrl: `${service.server.url}/v1` });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/^The Base URL reaches the service, but not its tools: remove any path/);
+	});
+
+	it.each([
+		['a web page', 200, '<!DOCTYPE html><html><body>Welcome</body></html>'],
+		['an empty object', 200, {}],
+		['a 404 page of another site', 404, '<html>Not Found</html>'],
+		['a 403 of a firewall', 403, { message: 'Forbidden' }],
+	])('fails for a Base URL that answers with %s, even with a working MCP URL', async (_name, status, body) => {
+		const { credentials } = await service.account('free');
+		const host = await startScriptedHost((_req, res) => answer(res, status, body));
+		try {
+			const result = await testCredential({ ...credentials, baseUrl: host.url });
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(NOT_THE_SERVICE);
+		} finally {
+			await host.close();
+		}
+	});
+
+	it('fails for a Base URL where nothing listens', async () => {
+		const { credentials } = await service.account('free');
+		const result = await testCredential({ ...credentials, baseUrl: 'http://127.0.0.1:1' });
+		expect(result).toEqual({ status: 'Error', message: expect.stringMatching(/ECONNREFUSED|refused the connection/) });
+	});
+
+	it('sends the key as a generic Bearer header', () => {
 		const credential = new JobSearchApi();
 		expect(credential.authenticate.properties.headers).toEqual({ Authorization: '=Bearer {{$credentials.apiKey}}' });
-		expect(credential.test.request).toEqual(
-			expect.objectContaining({ method: 'POST', url: '={{$credentials.mcpUrl}}', body: expect.objectContaining({ method: 'tools/list' }) }),
-		);
 	});
 
-	it('does not carry the key to another host that the MCP URL redirects to', async () => {
+	it('follows no redirect, not even to the same host, so the key reaches no other address', async () => {
 		const { credentials } = await service.account('free');
 		const elsewhere = await startHeaderRecorder();
 		const front = await startRedirectingFront(elsewhere.url);
+		const self = await startScriptedHost((req, res) => answer(res, 307, '', { Location: `/moved${req.url}` }));
 		try {
-			const result = await testCredential({ ...credentials, mcpUrl: `${front.url}/mcp` });
-			expect(result.status).toBe('Error');
+			for (const host of [front.url, self.url]) {
+				const result = await testCredential({ ...credentials, baseUrl: host });
+				expect(result).toEqual({ status: 'Error', message: expect.stringMatching(NOT_THE_SERVICE) });
+			}
 			expect(front.requests()).toBe(1);
-			expect(elsewhere.authorizations()).toEqual([undefined]);
+			expect(elsewhere.authorizations()).toEqual([]);
+			expect(self.requests().map((r) => r.url)).toEqual(['/v1/get_job']);
 		} finally {
 			await front.close();
 			await elsewhere.close();
+			await self.close();
 		}
 	});
 });

@@ -1,5 +1,6 @@
 import { clientOp, getJob, runJobSearch, search, startTestService, type TestService } from './helpers';
 import { startRedirectingFront } from './redirectingFront';
+import { answer, startScriptedHost } from './scriptedHost';
 
 let service: TestService;
 beforeAll(async () => {
@@ -23,13 +24,14 @@ describe('errors the service answers', () => {
 		}
 	});
 
-	it('does not retry a 402 and shows needed and available credit, the hint and the upgrade URL', async () => {
+	it('does not retry a 402, marks it quota-exhausted and shows needed and available credit, the hint and the upgrade URL', async () => {
 		const { id, credentials } = await service.account('pro', { poolMicrocents: 0, packMicrocents: 0 });
 		const { error } = await runJobSearch(search({ limit: 10, options: { maxRetries: 5 } }), { credentials });
 		expect(error?.message).toMatch(/^Out of credit/);
 		expect(error?.description).toContain('Needed: $0.0579 (5790000 microcents). Available: $0 (0 microcents).');
 		expect(error?.description).toMatch(/https?:\/\/\S+/);
 		expect(detailsOf(error)?.error_code).toBe('insufficient_credits');
+		expect((error as { failure?: unknown }).failure).toEqual({ cause: 'quota-exhausted' });
 		expect(service.server.admin.callLog(id).map((c) => c.status)).toEqual([402]);
 	});
 
@@ -50,20 +52,46 @@ describe('errors the service answers', () => {
 		expect(detailsOf(error)).toEqual(expect.objectContaining({ error_code: 'not_found', httpCode: 404 }));
 	});
 
-	it('points at the Base URL on 405, when a redirect in front of the service turned the POST into a GET, and does not retry it', async () => {
+	it('follows no redirect: it names the address the Base URL redirects to, sends nothing there and does not retry', async () => {
 		const { credentials } = await service.account('pro');
 		const front = await startRedirectingFront(service.server.url);
 		try {
 			const { error } = await runJobSearch(search({ options: { maxRetries: 3 } }), {
 				credentials: { ...credentials, baseUrl: front.url },
 			});
-			expect(error?.message).toBe('The service refused the HTTP method [item 0]');
+			expect(error?.message).toBe(`The Base URL redirects (HTTP 301) to ${service.server.url}/v1/search_jobs [item 0]`);
 			expect(error?.description).toContain('Base URL');
-			expect((error as { httpCode?: string }).httpCode).toBe('405');
-			expect(detailsOf(error)).toEqual(expect.objectContaining({ error_code: 'method_not_allowed', httpCode: 405 }));
+			expect((error as { httpCode?: string }).httpCode).toBe('301');
+			expect(detailsOf(error)).toEqual(expect.objectContaining({ error_code: 'redirected', httpCode: 301 }));
 			expect(front.requests()).toBe(1);
 		} finally {
 			await front.close();
+		}
+	});
+
+	it('does not follow a redirect to another path of the same host either', async () => {
+		const host = await startScriptedHost((req, res) => answer(res, 308, '', { Location: `/elsewhere${req.url}` }));
+		try {
+			const { error } = await runJobSearch(search(), { credentials: { apiKey: 'gm_sameHostRedirect', baseUrl: host.url } });
+			expect(error?.message).toBe('The Base URL redirects (HTTP 308) to /elsewhere/v1/search_jobs [item 0]');
+			expect(host.requests().map((r) => r.url)).toEqual(['/v1/search_jobs']);
+		} finally {
+			await host.close();
+		}
+	});
+
+	it('points at the Base URL on 405 and does not retry it', async () => {
+		const host = await startScriptedHost((_req, res) =>
+			answer(res, 405, { error: 'Method not allowed', error_code: 'method_not_allowed' }, { Allow: 'POST' }),
+		);
+		try {
+			const { error } = await runJobSearch(search({ options: { maxRetries: 3 } }), { credentials: { apiKey: 'gm_any405key', baseUrl: host.url } });
+			expect(error?.message).toBe('The service refused the HTTP method [item 0]');
+			expect(error?.description).toContain('Base URL');
+			expect(detailsOf(error)).toEqual(expect.objectContaining({ error_code: 'method_not_allowed', httpCode: 405 }));
+			expect(host.requests()).toHaveLength(1);
+		} finally {
+			await host.close();
 		}
 	});
 

@@ -1,3 +1,8 @@
+import { recordingSleep, takeWaits } from './sleeps';
+
+jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: recordingSleep }));
+
+import { Pacer } from '../../nodes/JobSearch/actions/common/guards';
 import { startCountingProxy } from './countingProxy';
 import { getJob, runJobSearch, search, startTestService, type TestService } from './helpers';
 
@@ -29,16 +34,58 @@ describe('many input items', () => {
 		}
 	});
 
-	it('spaces requests by Min Interval Between Requests', async () => {
+	it('spaces request starts by Min Interval Between Requests across concurrent items', async () => {
+		// The waits the node asks for are what it controls: with a minute between requests, item
+		// n starts n minutes after the first (less the moments the run itself took), whatever
+		// the speed of the machine. The waits are recorded, not waited out.
 		const { id, credentials } = await service.account('enterprise');
 		const jobs = service.server.admin.visibleJobs().slice(0, 4);
-		await runJobSearch(getJob('={{ $json.uid }}', { options: { minIntervalMs: 80, concurrency: 4 } }), {
+		const minute = 60_000;
+		takeWaits();
+		const run = await runJobSearch(getJob('={{ $json.uid }}', { options: { minIntervalMs: minute, concurrency: 4 } }), {
 			credentials,
 			input: jobs.map((j) => ({ uid: j.uid })),
 		});
-		const at = service.server.admin.callLog(id).map((c) => c.at);
-		expect(at).toHaveLength(4);
-		for (let i = 1; i < at.length; i++) expect(at[i] - at[i - 1]).toBeGreaterThanOrEqual(70);
+		expect(run.error).toBeUndefined();
+		expect(service.server.admin.callLog(id)).toHaveLength(4);
+		const waits = takeWaits().sort((a, b) => a - b);
+		expect(waits).toHaveLength(3);
+		waits.forEach((wait, i) => {
+			expect(wait).toBeLessThanOrEqual((i + 1) * minute);
+			expect(wait).toBeGreaterThan((i + 1) * minute - 10_000);
+		});
+	});
+
+	it('asks for no wait without a Min Interval', async () => {
+		const { credentials } = await service.account('enterprise');
+		const jobs = service.server.admin.visibleJobs().slice(0, 3);
+		takeWaits();
+		await runJobSearch(getJob('={{ $json.uid }}', { options: { concurrency: 3 } }), { credentials, input: jobs.map((j) => ({ uid: j.uid })) });
+		expect(takeWaits()).toEqual([]);
+	});
+});
+
+describe('the pacer', () => {
+	it('gives each caller the next free start, an interval after the one before, on an injected clock', async () => {
+		let now = 1_000;
+		const slept: number[] = [];
+		const pacer = new Pacer(80, { now: () => now, sleep: async (ms) => void slept.push(ms) });
+		await Promise.all([pacer.wait(), pacer.wait(), pacer.wait(), pacer.wait()]);
+		expect(slept).toEqual([80, 160, 240]);
+		now += 500; // long after the last start: no wait
+		await pacer.wait();
+		now += 10; // 10 ms after that start: wait the rest of the interval
+		await pacer.wait();
+		expect(slept).toEqual([80, 160, 240, 70]);
+	});
+
+	it('never waits for an interval of 0 or one that is not a number', async () => {
+		const slept: number[] = [];
+		for (const interval of [0, -5, Number.NaN]) {
+			const pacer = new Pacer(interval, { now: () => 0, sleep: async (ms) => void slept.push(ms) });
+			await Promise.all([pacer.wait(), pacer.wait()]);
+		}
+		expect(slept).toEqual([]);
 	});
 });
 

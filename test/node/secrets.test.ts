@@ -1,5 +1,12 @@
+import { recordingSleep } from './sleeps';
+
+// Backoffs and 429 waits are recorded, not waited out.
+jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: recordingSleep }));
+
 import { getJob, runJobSearch, clientOp, search, startTestService, type NodeRun, type TestService } from './helpers';
 import { startHeaderRecorder, startRedirectingFront } from './redirectingFront';
+import { answer, startScriptedHost } from './scriptedHost';
+import { redact } from '../../nodes/JobSearch/transport';
 
 let service: TestService;
 beforeAll(async () => {
@@ -92,6 +99,50 @@ describe('the API key', () => {
 	});
 });
 
+describe('a host that echoes the Authorization header back', () => {
+	const key = 'gm_echoedKeyMustNeverComeBack42';
+	let logged: string[];
+	beforeEach(() => {
+		logged = [];
+		for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+			jest.spyOn(console, method).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' ')));
+		}
+	});
+	afterEach(() => jest.restoreAllMocks());
+
+	const usage = { consumedMicrocents: 0, remainingMicrocents: 1 };
+	const echoes: Array<[string, (auth: string) => [number, unknown, Record<string, string>?]]> = [
+		['a 401 error message', (auth) => [401, { error: `Bad header: ${auth}`, error_code: 'invalid_key' }]],
+		['an unknown error_code', (auth) => [418, { error: auth, error_code: auth }]],
+		['a 500 HTML page', (auth) => [500, `<html><body><pre>Authorization: ${auth}</pre></body></html>`]],
+		['a 403 without error_code', (auth) => [403, `Blocked request with ${auth}`]],
+		['a 402 body', (auth) => [402, { error_code: 'insufficient_credits', message: auth, hint: auth, upgradeUrl: `https://x.test/?k=${auth}` }]],
+		['a 429 body', (auth) => [429, { error: auth, error_code: 'rate_limited', retryAfterMs: 0 }, { 'Retry-After': '0' }]],
+		['a 2xx echo of the request', (auth) => [200, { headers: { Authorization: auth } }]],
+		['the jobs of an envelope', (auth) => [200, { data: { jobs: [{ uid: '1', title: auth, [auth]: auth }], total: 1 }, usage }]],
+		['a redirect Location', (auth) => [302, '', { Location: `http://127.0.0.1:1/?token=${encodeURIComponent(auth)}` }]],
+	];
+
+	it.each(echoes)('keeps the key out of the error, the items, the execution data and the log when it is in %s', async (_name, reply) => {
+		const host = await startScriptedHost((req, res) => {
+			const [status, body, headers] = reply(req.authorization ?? '');
+			answer(res, status, body, { 'X-Echo': req.authorization ?? '', ...headers });
+		});
+		try {
+			const credentials = { apiKey: key, baseUrl: host.url };
+			const runs = [
+				await runJobSearch(search({ simplify: false, options: { maxRetries: 1, includeUsage: true } }), { credentials }),
+				await runJobSearch(search({ simplify: false, options: { maxRetries: 0 } }), { credentials, continueOnFail: true }),
+			];
+			expect(host.requests()[0].authorization).toBe(`Bearer ${key}`);
+			for (const run of runs) expectNoKey(run, key);
+			expect(logged.filter((line) => line.includes(key))).toEqual([]);
+		} finally {
+			await host.close();
+		}
+	});
+});
+
 describe('a Base URL that redirects to another host', () => {
 	it('does not carry the API key over to that host', async () => {
 		const { credentials } = await service.account('pro');
@@ -106,5 +157,21 @@ describe('a Base URL that redirects to another host', () => {
 			await front.close();
 			await elsewhere.close();
 		}
+	});
+});
+
+describe('cutting the key out of an answer', () => {
+	const key = 'gm_cutMeOutOfEverything';
+
+	it('replaces it in strings and keys at any depth, and leaves an answer without it as it is', () => {
+		let deep: unknown = { note: `Bearer ${key}` };
+		for (let i = 0; i < 2_000; i++) deep = [deep];
+		const answer = { data: { jobs: [{ title: key, [key]: 1 }], deep }, usage: { consumedMicrocents: 0 } };
+		expect(JSON.stringify(redact(answer, key))).not.toContain(key);
+		expect(redact(answer, key).usage).toBe(answer.usage);
+		const onlyInAKey = { data: { [`Bearer ${key}`]: true } };
+		expect(JSON.stringify(redact(onlyInAKey, key))).not.toContain(key);
+		const clean = { data: { jobs: [{ title: 'T' }] } };
+		expect(redact(clean, key)).toBe(clean);
 	});
 });

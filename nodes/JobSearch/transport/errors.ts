@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n
 import { toolDefinitions, type ToolName } from '../filters';
 import { formatUsd } from '../pricing';
 import { MAX_BODY_LABEL, SERVICE_PLANS, plansWithPremiumAddon } from '../service';
+import { RETRYABLE_STATUSES } from './tunables';
 import { PACKAGE_NAME } from './version';
 
 /** The failure categories n8n's newer NodeApiError understands (set as `error.failure`). */
@@ -53,8 +54,13 @@ function toolTitle(tool: ToolName): string {
 }
 
 /** " [item N]" when the error belongs to an input item, as n8n's own nodes write it. */
-function itemSuffix(itemIndex: number | undefined): string {
+export function itemSuffix(itemIndex: number | undefined): string {
 	return itemIndex === undefined ? '' : ` [item ${itemIndex}]`;
+}
+
+/** "1 retry", "3 retries". */
+function retriesText(n: number): string {
+	return `${n} ${n === 1 ? 'retry' : 'retries'}`;
 }
 
 function seconds(ms: number): string {
@@ -76,7 +82,7 @@ interface Mapped {
 }
 
 function map(status: number, body: ServiceErrorBody, c: ErrorCircumstances): Mapped {
-	const said = body.error ?? body.message ?? '';
+	const said = nonEmpty(typeof body.error === 'string' ? body.error : undefined) ?? nonEmpty(typeof body.message === 'string' ? body.message : undefined) ?? '';
 	const title = toolTitle(c.tool);
 	switch (body.error_code ?? String(status)) {
 		case 'validation_error':
@@ -97,27 +103,37 @@ function map(status: number, body: ServiceErrorBody, c: ErrorCircumstances): Map
 			};
 		case 'insufficient_credits':
 		case '402': {
-			const needed = body.neededMicrocents ?? 0;
-			const available = body.availableMicrocents ?? 0;
+			const { neededMicrocents: needed, availableMicrocents: available } = body;
 			const lines = [
-				`Needed: ${formatUsd(needed)} (${needed} microcents). Available: ${formatUsd(available)} (${available} microcents).`,
-				body.hint,
-				body.upgradeUrl ? `Top up or upgrade: ${body.upgradeUrl}` : undefined,
-				'This is never retried: a retry cannot succeed until credit is added.',
+				typeof needed === 'number' ? `Needed: ${formatUsd(needed)} (${needed} microcents).` : undefined,
+				typeof available === 'number' ? `Available: ${formatUsd(available)} (${available} microcents).` : undefined,
 			];
+			const amounts = lines.filter(Boolean).join(' ');
 			return {
-				message: `Out of credit: ${body.message ?? said ?? 'the monthly pool and prepaid packs are empty'}`,
-				description: lines.filter(Boolean).join('\n'),
+				message: `Out of credit: ${nonEmpty(body.message) ?? nonEmpty(said) ?? 'the monthly pool and prepaid packs are empty'}`,
+				description: [
+					amounts || undefined,
+					nonEmpty(body.hint),
+					nonEmpty(body.upgradeUrl) ? `Top up or upgrade: ${body.upgradeUrl}` : undefined,
+					'This is never retried: a retry cannot succeed until credit is added.',
+				]
+					.filter(Boolean)
+					.join('\n'),
 				failure: 'quota-exhausted',
 			};
 		}
 		case 'addon_forbidden':
-		case '403':
 			return {
 				message: `${c.tool === 'get_job' ? 'Get Job with client history' : title} needs the premium addon, which your plan does not include`,
 				description:
 					`The ${plansWithPremiumAddon('and')} plans include the premium addon (Get Client Activity, Get Client History, Get Job with client history). Upgrade the plan, or set the option "On Premium Not Included" to skip or pass the item through.`,
 				failure: 'configuration-invalid',
+			};
+		case '403':
+			return {
+				message: `The host refused the request (HTTP 403)${said ? `: ${said.slice(0, 200)}` : ''}`,
+				description:
+					'The service answers 403 only with error_code addon_forbidden; this one came without it, so a proxy, firewall or web application firewall in front of the service most likely refused the request. Check the Base URL in the credential and the network path to it. It was not retried.',
 			};
 		case 'not_found':
 		case '404':
@@ -128,7 +144,7 @@ function map(status: number, body: ServiceErrorBody, c: ErrorCircumstances): Map
 		case 'payload_too_large':
 		case '413':
 			return {
-				message: `The request is larger than the service accepts (${MAX_BODY_LABEL} per call)`,
+				message: tooLargeMessage(),
 				description: 'Shorten the request: usually a very long keyword or location list in the filters.',
 				failure: 'configuration-invalid',
 			};
@@ -150,7 +166,7 @@ function map(status: number, body: ServiceErrorBody, c: ErrorCircumstances): Map
 		case 'runtime_error':
 		case '500':
 			return {
-				message: `The service had an internal error${c.retries ? ` (still failing after ${c.retries} retries)` : ''}`,
+				message: `The service had an internal error${c.retries ? ` (still failing after ${retriesText(c.retries)})` : ''}`,
 				description: 'This is on the service side and usually passes. Try again later, or raise "Max Retries".',
 				failure: 'temporarily-unavailable',
 			};
@@ -160,13 +176,21 @@ function map(status: number, body: ServiceErrorBody, c: ErrorCircumstances): Map
 				message: 'The service refused the HTTP method',
 				description: `Every endpoint takes POST. Check that the Base URL in the credential points at the service, and report this to ${PACKAGE_NAME} if it does.`,
 			};
-		default:
+		default: {
+			const retried = RETRYABLE_STATUSES.includes(status);
 			return {
-				message: `The service answered HTTP ${status}${body.error_code ? ` (${body.error_code})` : ''}${said ? `: ${said}` : ''}`,
-				description: 'The node does not know this answer; it was not retried.',
+				message: `The service answered HTTP ${status}${body.error_code ? ` (${body.error_code})` : ''}${said ? `: ${said.slice(0, 200)}` : ''}${retried && c.retries ? ` (still failing after ${retriesText(c.retries)})` : ''}`,
+				description: retried
+					? `A proxy or load balancer in front of the service answers this while the service is restarting or overloaded; it was retried${c.retries ? ` ${c.retries === 1 ? 'once' : `${c.retries} times`}` : ''} with backoff. Try again later, or raise "Max Retries".`
+					: 'The node does not know this answer; it was not retried.',
 				failure: status >= 500 ? 'temporarily-unavailable' : undefined,
 			};
+		}
 	}
+}
+
+function nonEmpty(text: string | undefined): string | undefined {
+	return typeof text === 'string' && text.trim() !== '' ? text : undefined;
 }
 
 function attach<E extends NodeApiError | NodeOperationError>(
@@ -184,6 +208,17 @@ function attach<E extends NodeApiError | NodeOperationError>(
 	return error;
 }
 
+/** The words of a text or HTML error page, short: "<html><h1>Bad Gateway</h1></html>" gives "Bad Gateway". */
+function plainText(text: string): string {
+	return text
+		.slice(0, 20_000)
+		.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
+		.replace(/<[^>]*>/g, ' ')
+		.replace(/\s+/g, ' ')
+		.trim()
+		.slice(0, 300);
+}
+
 /** A NodeApiError for a non-2xx answer. Built from the body only, so no request (or key) rides along. */
 export function serviceError(
 	node: INode,
@@ -192,7 +227,7 @@ export function serviceError(
 	circumstances: ErrorCircumstances,
 ): NodeApiError {
 	const body: ServiceErrorBody =
-		typeof rawBody === 'object' && rawBody !== null ? (rawBody as ServiceErrorBody) : { error: typeof rawBody === 'string' ? rawBody.slice(0, 300) : undefined };
+		typeof rawBody === 'object' && rawBody !== null ? (rawBody as ServiceErrorBody) : { error: typeof rawBody === 'string' ? plainText(rawBody) : undefined };
 	const mapped = map(status, body, circumstances);
 	const message = `${mapped.message}${itemSuffix(circumstances.itemIndex)}`;
 	const retryAfterMs = circumstances.retryAfterMs ?? body.retryAfterMs;
@@ -214,6 +249,56 @@ export function serviceError(
 	);
 }
 
+/** "The request is 10.5 MiB, more than the service accepts (10 MiB per call)". */
+export function tooLargeMessage(bytes?: number): string {
+	const size = bytes === undefined ? 'larger' : `${(bytes / (1024 * 1024)).toFixed(1)} MiB,`;
+	return `The request is ${size} ${bytes === undefined ? 'than' : 'more than'} the service accepts (${MAX_BODY_LABEL} per call)`;
+}
+
+/** A NodeApiError for a 2xx whose body is not the service's `{ data, usage }` envelope. */
+export function invalidResponseError(
+	node: INode,
+	status: number,
+	problem: string,
+	baseUrl: string,
+	circumstances: ErrorCircumstances,
+): NodeApiError {
+	const retried = circumstances.retries ? ` (the same after ${retriesText(circumstances.retries)})` : '';
+	const message = `The host answered ${status} but not with the service's response: ${problem}${retried}${itemSuffix(circumstances.itemIndex)}`;
+	const error = new NodeApiError(node, { error: message, error_code: 'invalid_response' }, {
+		message,
+		description: `Check the Base URL in the credential (${baseUrl}): it must be the service's REST address, such as https://api.getmany.com.ua, not a web page. A proxy, captive portal or firewall between n8n and the service can also answer in its place.`,
+		httpCode: String(status),
+		itemIndex: circumstances.itemIndex,
+	});
+	return attach(error, { error: message, error_code: 'invalid_response', httpCode: status }, 'temporarily-unavailable');
+}
+
+function headerValue(headers: Record<string, unknown>, name: string): string | undefined {
+	const key = Object.keys(headers ?? {}).find((k) => k.toLowerCase() === name);
+	const value = key === undefined ? undefined : headers[key];
+	return value === undefined ? undefined : String(Array.isArray(value) ? value[0] : value);
+}
+
+/** A NodeApiError for a 3xx: the node follows no redirect, so the key goes nowhere but the Base URL. */
+export function redirectError(
+	node: INode,
+	status: number,
+	headers: Record<string, unknown>,
+	baseUrl: string,
+	circumstances: ErrorCircumstances,
+): NodeApiError {
+	const location = headerValue(headers, 'location')?.slice(0, 200);
+	const message = `The Base URL redirects (HTTP ${status})${location ? ` to ${location}` : ''}${itemSuffix(circumstances.itemIndex)}`;
+	const error = new NodeApiError(node, { error: message, error_code: 'redirected' }, {
+		message,
+		description: `The node does not follow redirects, so that the API key is sent to no address but the Base URL. Put the address the service answers at into the Base URL of the credential (now ${baseUrl}), for example https:// instead of http://.`,
+		httpCode: String(status),
+		itemIndex: circumstances.itemIndex,
+	});
+	return attach(error, { error: message, error_code: 'redirected', httpCode: status }, 'configuration-invalid');
+}
+
 /** A NodeApiError for a request that got no answer. The network code goes in the description only. */
 export function networkError(
 	node: INode,
@@ -224,10 +309,10 @@ export function networkError(
 	const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT';
 	const what = timedOut
 		? 'The service did not answer in time'
-		: `Could not reach the service${circumstances.retries ? ` (after ${circumstances.retries} retries)` : ''}`;
+		: `Could not reach the service${circumstances.retries ? ` (after ${retriesText(circumstances.retries)})` : ''}`;
 	const message = `${what}${itemSuffix(circumstances.itemIndex)}`;
 	const description = timedOut
-		? 'Not retried, because the service may have done (and billed) the work. Try a smaller Limit, or check the Base URL in the credential.'
+		? 'Not retried, because the service may have done (and billed) the work. Raise "Timeout (Seconds)" in the options, try a smaller Limit, or check the Base URL in the credential.'
 		: `Check the Base URL in the credential (${baseUrl}) and the network. Network code: ${code ?? 'unknown'}.`;
 	const error = new NodeApiError(node, { error: message, error_code: 'network_error' }, {
 		message,

@@ -9,19 +9,26 @@ import {
 } from 'n8n-workflow';
 
 import type { ToolName } from '../filters';
-import { networkError, serviceError } from './errors';
+import { MAX_BODY_BYTES } from '../service';
+import { unsendable } from './body';
+import { checkEnvelope, type ToolResult } from './envelope';
+import { invalidResponseError, itemSuffix, networkError, operationError, redirectError, serviceError, tooLargeMessage } from './errors';
 import { backoffMs, retryAfterMs } from './retry';
+import { redact } from './secret';
 import {
 	DEFAULT_MAX_RETRIES,
 	DEFAULT_MAX_RETRY_WAIT_MS,
-	NEVER_RETRY_STATUSES,
+	MAX_RETRIES_CEILING,
 	REQUEST_TIMEOUT_MS,
 	RETRYABLE_NETWORK_CODES,
+	RETRYABLE_STATUSES,
 	RETRY_AFTER_CUSHION_MS,
 } from './tunables';
 import { USER_AGENT } from './version';
 
 export { errorDetails, operationError, type ServiceErrorDetails, type FailureCause } from './errors';
+export { checkEnvelope, type ToolResult, type ToolUsage } from './envelope';
+export { redact } from './secret';
 export { USER_AGENT, PACKAGE_VERSION } from './version';
 
 export const CREDENTIAL_NAME = 'jobSearchApi';
@@ -34,6 +41,8 @@ export interface CallToolOptions {
 	maxRetries?: number;
 	/** The total time one call may spend waiting between attempts. */
 	maxRetryWaitMs?: number;
+	/** The longest one attempt may take, from sending to the last byte of the answer. */
+	timeoutMs?: number;
 	/** Awaited before every attempt, retries included: the node's pacing between requests. */
 	beforeAttempt?: () => Promise<void>;
 	/**
@@ -41,16 +50,6 @@ export interface CallToolOptions {
 	 * have done, and billed, the work all the same. The node's credit cap counts it as spent.
 	 */
 	onUnanswered?: () => void;
-}
-
-export interface ToolUsage {
-	consumedMicrocents: number;
-	remainingMicrocents: number;
-}
-
-export interface ToolResult<T = IDataObject> {
-	data: T;
-	usage: ToolUsage;
 }
 
 interface FullResponse {
@@ -62,31 +61,57 @@ interface FullResponse {
 type Attempt = { kind: 'answer'; response: FullResponse } | { kind: 'no-answer'; code?: string };
 
 interface JobSearchCredentials {
+	apiKey?: string;
 	baseUrl?: string;
 }
+
+type CancellableContext = JobSearchContext & { getExecutionCancelSignal?: () => AbortSignal | undefined };
 
 function endpoint(baseUrl: string, tool: ToolName): string {
 	return `${baseUrl.trim().replace(/\/+$/, '')}/v1/${tool}`;
 }
 
-async function attempt(this: JobSearchContext, url: string, body: IDataObject): Promise<Attempt> {
+/** A count or duration from a node option: anything that is not a finite number gets the default. */
+function bounded(value: number | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+	const n = typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+	return Math.min(max, Math.max(0, n));
+}
+
+/** The UTF-8 size of the JSON body the request would carry. */
+function bodyBytes(body: IDataObject): number {
+	return new TextEncoder().encode(JSON.stringify(body)).byteLength;
+}
+
+async function attempt(this: JobSearchContext, url: string, body: IDataObject, timeoutMs: number): Promise<Attempt> {
+	// axios's `timeout` is reset by every byte that arrives, so a host that trickles a byte now
+	// and then would hold the request forever: this deadline bounds the whole attempt.
+	const deadline = AbortSignal.timeout(Math.max(1, timeoutMs));
+	const cancel = (this as CancellableContext).getExecutionCancelSignal?.();
+	const signal = cancel ? AbortSignal.any([deadline, cancel]) : deadline;
 	const request: IHttpRequestOptions = {
 		method: 'POST',
 		url,
 		body,
 		json: true,
 		headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'User-Agent': USER_AGENT },
-		timeout: REQUEST_TIMEOUT_MS,
+		timeout: timeoutMs,
+		abortSignal: signal,
 		// Non-2xx answers come back as data, so the 402 body and Retry-After are readable.
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
-		// n8n follows redirects with the Authorization header by default, to any host: a Base
-		// URL that redirects elsewhere must not hand the key to that host.
+		// Redirects are not followed at all: axios keeps the Authorization header on a redirect to
+		// a subdomain whatever n8n's cross-origin setting says, and a POST API has no reason to
+		// redirect. The 3xx becomes an error that names the address to put in the Base URL.
+		disableFollowRedirect: true,
 		sendCredentialsOnCrossOriginRedirect: false,
 	};
+	// n8n-core replaces `abortSignal` with the execution's cancel signal when the context has
+	// one; a context that hands out the combined signal keeps the deadline in force.
+	const context: JobSearchContext =
+		cancel === undefined ? this : Object.create(this, { getExecutionCancelSignal: { value: () => signal } });
 	try {
 		const response = (await this.helpers.httpRequestWithAuthentication.call(
-			this,
+			context,
 			CREDENTIAL_NAME,
 			request,
 		)) as FullResponse;
@@ -97,6 +122,7 @@ async function attempt(this: JobSearchContext, url: string, body: IDataObject): 
 		if (error instanceof NodeOperationError) {
 			throw new NodeOperationError(this.getNode(), error.message, { description: error.description ?? undefined });
 		}
+		if (deadline.aborted) return { kind: 'no-answer', code: 'ETIMEDOUT' };
 		return { kind: 'no-answer', code: networkCode(error) };
 	}
 }
@@ -110,29 +136,20 @@ function networkCode(error: unknown): string | undefined {
 	return undefined;
 }
 
-function isSuccess(response: FullResponse): boolean {
-	return response.statusCode >= 200 && response.statusCode < 300;
-}
-
-function toResult<T>(body: unknown): ToolResult<T> {
-	const envelope = (typeof body === 'object' && body !== null ? body : {}) as {
-		data?: T;
-		usage?: Partial<ToolUsage>;
-	};
-	return {
-		data: (envelope.data ?? {}) as T,
-		usage: {
-			consumedMicrocents: Number(envelope.usage?.consumedMicrocents ?? 0),
-			remainingMicrocents: Number(envelope.usage?.remainingMicrocents ?? 0),
-		},
-	};
+/** What one failed attempt allows: a retry after `waitMs`, or only the error. */
+interface Verdict {
+	retryable: boolean;
+	waitMs: number;
+	fail(retries: number, exhausted: 'retries' | 'wait' | undefined): Error;
 }
 
 /**
  * Calls one tool of the service: POST {baseUrl}/v1/{tool}. The only HTTP in the package.
- * Retries only what a retry can fix (429 after the wait the service asks for; 5xx and dropped
- * connections with backoff), within the retry bounds, and maps every failure to a NodeApiError
- * that carries `error_code`, `httpCode` and a `failure` cause and never the key.
+ * Retries only what a retry can fix (429 after the wait the service asks for; 500/502/503/504,
+ * dropped connections and a 2xx that is not the service's answer with backoff), within the
+ * retry bounds, and maps every failure to a NodeApiError that carries `error_code`, `httpCode`
+ * and a `failure` cause. Whatever the host sends back, the key is cut out of it before it can
+ * reach an error or an output item.
  */
 export async function callTool<T = IDataObject>(
 	this: JobSearchContext,
@@ -145,57 +162,95 @@ export async function callTool<T = IDataObject>(
 		CREDENTIAL_NAME,
 		options.itemIndex,
 	)) as JobSearchCredentials;
-	const baseUrl = String(credentials.baseUrl ?? '');
-	const url = endpoint(baseUrl, tool);
-	const maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES);
-	const maxWaitMs = Math.max(0, options.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS);
+	const secret = typeof credentials.apiKey === 'string' ? credentials.apiKey : undefined;
+	const baseUrl = redact(String(credentials.baseUrl ?? ''), secret);
+	const url = endpoint(String(credentials.baseUrl ?? ''), tool);
+	const maxRetries = Math.floor(bounded(options.maxRetries, DEFAULT_MAX_RETRIES, MAX_RETRIES_CEILING));
+	const maxWaitMs = bounded(options.maxRetryWaitMs, DEFAULT_MAX_RETRY_WAIT_MS);
+	const timeoutMs = bounded(options.timeoutMs, REQUEST_TIMEOUT_MS) || REQUEST_TIMEOUT_MS;
 	const circumstances = { tool, itemIndex: options.itemIndex };
+
+	const problem = unsendable(body);
+	if (problem) {
+		throw operationError(node, 'invalid_input', `${problem}${itemSuffix(options.itemIndex)}`, {
+			itemIndex: options.itemIndex,
+			description:
+				'Nothing was sent. Give a filter text or a list of texts: map a field of the object (for example {{ $json.skills.join(", ") }}) rather than the object itself.',
+		});
+	}
+
+	const size = bodyBytes(body);
+	if (size > MAX_BODY_BYTES) {
+		throw operationError(node, 'payload_too_large', `${tooLargeMessage(size)}${itemSuffix(options.itemIndex)}`, {
+			itemIndex: options.itemIndex,
+			description: 'Nothing was sent. Shorten the request: usually a very long keyword or location list in the filters.',
+		});
+	}
 
 	let retries = 0;
 	let waitedMs = 0;
 	for (;;) {
 		await options.beforeAttempt?.();
-		const outcome = await attempt.call(this, url, body);
+		const outcome = await attempt.call(this, url, body, timeoutMs);
+		let verdict = judge(outcome);
+		if (verdict === 'success') {
+			const { response } = outcome as { response: FullResponse };
+			const checked = checkEnvelope<T>(tool, response.body);
+			if (checked.ok) return redact(checked.result, secret);
+			verdict = invalidEnvelope(response.statusCode, checked.problem);
+		}
+		const { retryable, waitMs, fail } = verdict;
+		if (!retryable) throw fail(retries, undefined);
+		if (retries >= maxRetries || waitedMs + waitMs > maxWaitMs) {
+			throw fail(retries, retries >= maxRetries ? 'retries' : 'wait');
+		}
+		await sleep(waitMs);
+		waitedMs += waitMs;
+		retries++;
+	}
 
+	function invalidEnvelope(status: number, problem: string): Verdict {
+		// The answer may have come from the service behind a proxy that mangled it: count it as
+		// possibly billed, as an unanswered attempt.
+		options.onUnanswered?.();
+		return {
+			retryable: true,
+			waitMs: backoffMs(retries),
+			fail: (r) => invalidResponseError(node, status, problem, baseUrl, { ...circumstances, retries: r }),
+		};
+	}
+
+	function judge(outcome: Attempt): Verdict | 'success' {
 		if (outcome.kind === 'no-answer') {
 			options.onUnanswered?.();
-			const retryable = outcome.code !== undefined && RETRYABLE_NETWORK_CODES.includes(outcome.code);
-			const wait = backoffMs(retries);
-			if (!retryable || retries >= maxRetries || waitedMs + wait > maxWaitMs) {
-				throw networkError(node, outcome.code, baseUrl, { ...circumstances, retries });
-			}
-			await sleep(wait);
-			waitedMs += wait;
-			retries++;
-			continue;
+			return {
+				retryable: outcome.code !== undefined && RETRYABLE_NETWORK_CODES.includes(outcome.code),
+				waitMs: backoffMs(retries),
+				fail: (r) => networkError(node, outcome.code, baseUrl, { ...circumstances, retries: r }),
+			};
 		}
-
-		const { response } = outcome;
-		if (isSuccess(response)) return toResult<T>(response.body);
-
-		const status = response.statusCode;
+		const { statusCode: status } = outcome.response;
+		if (status >= 200 && status < 300) return 'success';
+		const answer = redact({ body: outcome.response.body, headers: outcome.response.headers }, secret);
+		if (status >= 300 && status < 400) {
+			return {
+				retryable: false,
+				waitMs: 0,
+				fail: () => redirectError(node, status, answer.headers, baseUrl, circumstances),
+			};
+		}
 		if (status === 429) {
-			const asked = retryAfterMs(response.headers, response.body);
-			const wait = asked + RETRY_AFTER_CUSHION_MS;
-			if (retries >= maxRetries || waitedMs + wait > maxWaitMs) {
-				const exhausted = retries >= maxRetries ? 'retries' : 'wait';
-				throw serviceError(node, status, response.body, { ...circumstances, retries, retryAfterMs: asked, exhausted });
-			}
-			await sleep(wait);
-			waitedMs += wait;
-			retries++;
-			continue;
+			const asked = retryAfterMs(answer.headers, answer.body);
+			return {
+				retryable: true,
+				waitMs: asked + RETRY_AFTER_CUSHION_MS,
+				fail: (r, exhausted) => serviceError(node, status, answer.body, { ...circumstances, retries: r, retryAfterMs: asked, exhausted }),
+			};
 		}
-
-		if (status >= 500 && !NEVER_RETRY_STATUSES.includes(status)) {
-			const wait = backoffMs(retries);
-			if (retries < maxRetries && waitedMs + wait <= maxWaitMs) {
-				await sleep(wait);
-				waitedMs += wait;
-				retries++;
-				continue;
-			}
-		}
-		throw serviceError(node, status, response.body, { ...circumstances, retries });
+		return {
+			retryable: RETRYABLE_STATUSES.includes(status),
+			waitMs: backoffMs(retries),
+			fail: (r) => serviceError(node, status, answer.body, { ...circumstances, retries: r }),
+		};
 	}
 }

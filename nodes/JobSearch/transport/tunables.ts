@@ -6,7 +6,8 @@
 import { RATE_LIMIT_WINDOW_MS } from '../service';
 
 /** A 10,000-row search is a few MB; a minute covers it on a slow link without hanging a worker. */
-export const REQUEST_TIMEOUT_MS = 60_000;
+export const REQUEST_TIMEOUT_SECONDS = 60;
+export const REQUEST_TIMEOUT_MS = REQUEST_TIMEOUT_SECONDS * 1000;
 
 /** Three retries ride out a short rate-limit burst or a brief outage without hiding a real one. */
 export const DEFAULT_MAX_RETRIES = 3;
@@ -47,5 +48,13 @@ export const RETRYABLE_NETWORK_CODES: readonly string[] = [
 	'ERR_SOCKET_CONNECTION_TIMEOUT',
 ];
 
-/** Statuses that a retry cannot fix (bad input, auth, plan, credit, size): fail at once. */
-export const NEVER_RETRY_STATUSES: readonly number[] = [400, 401, 402, 403, 404, 405, 413];
+/**
+ * HTTP statuses retried with backoff (besides 429, which waits as asked): an internal error and
+ * the gateway answers of a proxy or load balancer in front of a service that is restarting or
+ * overloaded. Every other status (bad input, key, plan, credit, size, 501 and the rest) is
+ * answered the same however often it is asked, so it fails at once.
+ */
+export const RETRYABLE_STATUSES: readonly number[] = [500, 502, 503, 504];
+
+/** The most retries a node option may ask for: past this a failing service only burns time and rate limit. */
+export const MAX_RETRIES_CEILING = 10;

@@ -49,17 +49,31 @@ export class CreditBudget {
 	}
 }
 
-/** Spaces request starts at least `intervalMs` apart across all concurrent items. */
+/** Where the pacer reads the time and how it waits; a test passes its own. */
+export interface PacerClock {
+	now(): number;
+	sleep(ms: number): Promise<void>;
+}
+
+const realClock: PacerClock = { now: () => Date.now(), sleep: async (ms) => await sleep(ms) };
+
+/**
+ * Spaces request starts at least `intervalMs` apart across all concurrent items: each caller
+ * gets the next free start time and sleeps until then.
+ */
 export class Pacer {
 	private nextAt = 0;
 
-	constructor(private readonly intervalMs: number) {}
+	constructor(
+		private readonly intervalMs: number,
+		private readonly clock: PacerClock = realClock,
+	) {}
 
 	async wait(): Promise<void> {
-		if (this.intervalMs <= 0) return;
-		const now = Date.now();
+		if (!(this.intervalMs > 0)) return;
+		const now = this.clock.now();
 		const at = Math.max(now, this.nextAt);
 		this.nextAt = at + this.intervalMs;
-		if (at > now) await sleep(at - now);
+		if (at > now) await this.clock.sleep(at - now);
 	}
 }

@@ -1,7 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { includeUsageOption } from '../../output';
-import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_WAIT_MS, DEFAULT_MAX_RETRY_WAIT_SECONDS } from '../../transport/tunables';
+import {
+	DEFAULT_MAX_RETRIES,
+		DEFAULT_MAX_RETRY_WAIT_SECONDS,
+	MAX_RETRIES_CEILING,
+	REQUEST_TIMEOUT_SECONDS,
+} from '../../transport/tunables';
 import { MICROCENTS_PER_USD, PRICE_MICROCENTS, formatUsd } from '../../pricing';
 import { SERVICE_PLANS, minIntervalMsFor } from '../../service';
 import type { ItemOptions } from '../types';
@@ -40,9 +45,9 @@ export const optionsDescription: INodeProperties = {
 			name: 'maxRetries',
 			type: 'number',
 			default: DEFAULT_MAX_RETRIES,
-			typeOptions: { minValue: 0, maxValue: 10, numberPrecision: 0 },
+			typeOptions: { minValue: 0, maxValue: MAX_RETRIES_CEILING, numberPrecision: 0 },
 			description:
-				'How often one request is retried after a rate limit (429), an internal error (500) or a dropped connection. Other errors are never retried.',
+				'How often one request is retried after a rate limit (429), an internal or gateway error (500, 502, 503, 504), a dropped connection or an answer that is not the service\'s. Other errors are never retried.',
 		},
 		{
 			displayName: 'Max Retry Wait (Seconds)',
@@ -86,6 +91,15 @@ export const optionsDescription: INodeProperties = {
 				{ name: 'One Item With the Whole Response', value: 'wholeResponse', description: 'The jobs in a "jobs" list, plus "total" (all matches, before Limit)' },
 			],
 		},
+		{
+			displayName: 'Timeout (Seconds)',
+			name: 'timeoutSeconds',
+			type: 'number',
+			default: REQUEST_TIMEOUT_SECONDS,
+			typeOptions: { minValue: 1, numberPrecision: 0 },
+			description:
+				'The longest one request may take, from sending it to the last byte of the answer. A request that times out is not retried: the service may have done (and billed) the work.',
+		},
 	],
 };
 
@@ -93,17 +107,24 @@ function raw(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	return this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 }
 
+/** A number option as given, or `fallback` when it is missing or not a finite number (an expression can give NaN). */
+function finite(value: unknown, fallback: number): number {
+	return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+}
+
 export function itemOptions(this: IExecuteFunctions, itemIndex: number): ItemOptions & {
 	maxRetries: number;
 	maxRetryWaitMs: number;
+	timeoutMs: number;
 } {
 	const o = raw.call(this, itemIndex);
 	return {
 		output: o.output === 'wholeResponse' ? 'wholeResponse' : 'perJob',
 		includeUsage: o.includeUsage === true,
 		onPremiumNotIncluded: (o.onPremiumNotIncluded as ItemOptions['onPremiumNotIncluded']) ?? 'error',
-		maxRetries: typeof o.maxRetries === 'number' ? o.maxRetries : DEFAULT_MAX_RETRIES,
-		maxRetryWaitMs: typeof o.maxRetryWaitSeconds === 'number' ? o.maxRetryWaitSeconds * 1000 : DEFAULT_MAX_RETRY_WAIT_MS,
+		maxRetries: Math.min(MAX_RETRIES_CEILING, Math.max(0, Math.floor(finite(o.maxRetries, DEFAULT_MAX_RETRIES)))),
+		maxRetryWaitMs: Math.max(0, finite(o.maxRetryWaitSeconds, DEFAULT_MAX_RETRY_WAIT_SECONDS) * 1000),
+		timeoutMs: Math.max(1, finite(o.timeoutSeconds, REQUEST_TIMEOUT_SECONDS) * 1000),
 	};
 }
 

@@ -3,9 +3,20 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import type { ToolName } from '../../filters';
 import { callTool, type ToolResult } from '../../transport';
 import { errorItem } from '../../output';
+import { errorDetails, serviceError } from '../../transport/errors';
 import type { ItemRun, Operation } from '../types';
 import { executionSettings, itemOptions } from './options';
 import { CreditBudget, Pacer } from './guards';
+
+/**
+ * Which premium addon a call needs, as a key for remembering refusals; undefined when none.
+ * get_job needs it only with client history.
+ */
+function addonOf(tool: ToolName, body: IDataObject): string | undefined {
+	if (tool === 'get_client_activity' || tool === 'get_client_history') return tool;
+	if (tool === 'get_job' && body.withClientHistory === true) return 'get_job+clientHistory';
+	return undefined;
+}
 
 function remember(error: unknown, itemIndex: number): unknown {
 	const context = (error as { context?: Record<string, unknown> })?.context;
@@ -49,6 +60,9 @@ export async function runItems<Prepared>(
 	const settings = executionSettings.call(this, ready[0]?.itemIndex);
 	const budget = new CreditBudget(this.getNode(), settings.maxCreditMicrocents);
 	const pacer = new Pacer(settings.minIntervalMs);
+	// The plan is the same for every item: after the first 403 addon_forbidden, the other items
+	// that need the same addon are refused here without a request (and a rate-limit slot) each.
+	const refusedAddons = new Set<string>();
 	let next = 0;
 	let failure: { error: unknown } | undefined;
 
@@ -58,6 +72,12 @@ export async function runItems<Prepared>(
 			item: items[itemIndex],
 			options,
 			call: async <T = IDataObject>(tool: ToolName, body: IDataObject): Promise<ToolResult<T>> => {
+				const addon = addonOf(tool, body);
+				if (addon !== undefined && refusedAddons.has(addon)) {
+					const error = serviceError(this.getNode(), 403, { error_code: 'addon_forbidden' }, { tool, itemIndex });
+					error.description = `${error.description ?? ''} Not sent: an earlier item of this execution was refused the same way.`;
+					throw error;
+				}
 				// One reservation per attempt that could be billed: an unanswered attempt may have
 				// been, so its worst case counts as spent and a retry must fit under the cap again.
 				let reservation: number | undefined = budget.reserve(tool, body, itemIndex);
@@ -71,6 +91,7 @@ export async function runItems<Prepared>(
 							itemIndex,
 							maxRetries: options.maxRetries,
 							maxRetryWaitMs: options.maxRetryWaitMs,
+							timeoutMs: options.timeoutMs,
 							beforeAttempt: async () => {
 								reservation ??= budget.reserve(tool, body, itemIndex);
 								await pacer.wait();
@@ -80,7 +101,10 @@ export async function runItems<Prepared>(
 								reservation = undefined;
 							},
 						},
-					);
+					).catch(async (error: unknown) => {
+						if (addon !== undefined && errorDetails(error).error_code === 'addon_forbidden') refusedAddons.add(addon);
+						return await Promise.reject(error);
+					});
 					consumed = result.usage.consumedMicrocents;
 					return result;
 				} finally {

@@ -10,6 +10,7 @@ import {
 import { simplifyJob, withUsage } from '../../output';
 import { PRICE_MICROCENTS, formatUsd } from '../../pricing';
 import { operationError } from '../../transport/errors';
+import { checkAdditionalFilters } from '../common/additionalFilters';
 import type { ItemRun } from '../types';
 
 const show = { resource: ['job'], operation: ['search'] };
@@ -53,6 +54,7 @@ export interface SearchRequest {
 export function prepare(this: IExecuteFunctions, itemIndex: number): SearchRequest {
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const limit = returnAll ? MAX_ROWS_PER_CALL : (this.getNodeParameter('limit', itemIndex, 50) as number);
+	checkAdditionalFilters.call(this, itemIndex);
 	const { body, issues } = searchFiltersFromParameters(
 		(name) => this.getNodeParameter(name, itemIndex, name === ADDITIONAL_FILTERS ? '{}' : {}),
 		{ limit },

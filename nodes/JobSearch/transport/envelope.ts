@@ -1,0 +1,61 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ToolName } from '../filters';
+
+/** Per-call credit metering (spec 2). */
+export interface ToolUsage {
+	consumedMicrocents: number;
+	remainingMicrocents: number;
+}
+
+/** A successful answer of the service: the spec's `{ data, usage }` envelope. */
+export interface ToolResult<T = IDataObject> {
+	data: T;
+	usage: ToolUsage;
+}
+
+export type EnvelopeCheck<T> = { ok: true; result: ToolResult<T> } | { ok: false; problem: string };
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** What a body that is not JSON looks like, in a few words (never the body itself: it may echo the key). */
+function describeText(text: string): string {
+	const start = text.trimStart().slice(0, 200).toLowerCase();
+	if (start === '') return 'an empty body';
+	if (start.startsWith('<!doctype html') || start.startsWith('<html') || start.includes('<body')) return 'an HTML page';
+	if (start.startsWith('<')) return 'an XML or HTML document';
+	return 'a body that is not JSON';
+}
+
+/**
+ * Checks that a 2xx body is the service's envelope (spec 2): a `data` object, integer
+ * `usage.consumedMicrocents` and `usage.remainingMicrocents`, and for search_jobs a `data.jobs`
+ * list. An HTML page from a proxy, `{}` or any other shape is not a success: taken as one, it
+ * would output nothing (or `{}`) and hide that the node is not talking to the service.
+ */
+export function checkEnvelope<T>(tool: ToolName, body: unknown): EnvelopeCheck<T> {
+	if (body === undefined || body === null) return { ok: false, problem: 'an empty body' };
+	if (typeof body === 'string') return { ok: false, problem: describeText(body) };
+	if (!isObject(body)) return { ok: false, problem: `a JSON ${Array.isArray(body) ? 'list' : typeof body} instead of an object` };
+	if (!isObject(body.data)) return { ok: false, problem: 'JSON without a "data" object' };
+	if (tool === 'search_jobs' && !Array.isArray(body.data.jobs)) {
+		return { ok: false, problem: 'JSON without a "data.jobs" list' };
+	}
+	const usage = body.usage;
+	if (!isObject(usage)) return { ok: false, problem: 'JSON without a "usage" object' };
+	for (const field of ['consumedMicrocents', 'remainingMicrocents'] as const) {
+		if (!Number.isSafeInteger(usage[field])) return { ok: false, problem: `JSON without an integer "usage.${field}"` };
+	}
+	return {
+		ok: true,
+		result: {
+			data: body.data as T,
+			usage: {
+				consumedMicrocents: usage.consumedMicrocents as number,
+				remainingMicrocents: usage.remainingMicrocents as number,
+			},
+		},
+	};
+}
