@@ -94,7 +94,8 @@ export const FILTERS: readonly FilterSpec[] = [
 		title: 'Search Period',
 		type: 'choice',
 		options: SEARCH_PERIODS,
-		// The last hour is often empty; a day is what a daily check or a first look wants.
+		// The field's starting value when added (the service itself has no default period): the last
+		// hour is often empty, a day is what a daily check or a first look wants.
 		default: '24h',
 		source: 'doc',
 		help: 'Only jobs posted within this period before now. Combined with From Date and To Date, the window is their overlap.',
