@@ -32,6 +32,12 @@ describe('the Job Search fields in the editor', () => {
 		}
 	});
 
+	it('shows the tool description first, as n8n places its own, and the required Job UID next', () => {
+		const names = shown({ resource: 'job', operation: 'get' }, true);
+		expect(names.slice(2, 4)).toEqual(['toolDescription', 'jobUid']);
+		expect(shown({ resource: 'job', operation: 'search', returnAll: false }, true)[2]).toBe('toolDescription');
+	});
+
 	it('writes a different tool description for each operation', () => {
 		const texts = properties.filter((p) => p.name === 'toolDescription').map((p) => p.default);
 		expect(texts).toHaveLength(4);

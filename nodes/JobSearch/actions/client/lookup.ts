@@ -27,8 +27,8 @@ export function clientLookup(
 ): Operation<ClientLookupRequest> & { description: INodeProperties[] } {
 	return {
 		description: [
-			jobUidField({ resource: ['client'], operation: [operation] }),
 			toolDescriptionProperty({ resource: ['client'], operation: [operation] }, TOOL_DESCRIPTIONS[operation]),
+			jobUidField({ resource: ['client'], operation: [operation] }),
 		],
 
 		prepare(this: IExecuteFunctions, itemIndex: number): ClientLookupRequest {

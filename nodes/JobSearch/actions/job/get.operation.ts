@@ -14,6 +14,7 @@ const TOOL_DESCRIPTION =
 	`Get one Upwork job in full by its uid (a string of digits from a search result): the whole description, screening questions, budget, duration, connects to apply, what it asks of a freelancer, and the client's profile and hiring stats. Costs ${formatUsd(PRICE_MICROCENTS.get_job)} a call, so call it only for jobs worth a closer look. An unknown uid is refused as not found.`;
 
 export const description: INodeProperties[] = [
+	toolDescriptionProperty(show, TOOL_DESCRIPTION),
 	jobUidField(show),
 	{
 		displayName: 'Include Client History',
@@ -23,7 +24,6 @@ export const description: INodeProperties[] = [
 		displayOptions: { show },
 		description: `Whether to add the client's work history and feedback ("clientHistory"). Needs a plan with the premium addon (${plansWithPremiumAddon('or')}).`,
 	},
-	toolDescriptionProperty(show, TOOL_DESCRIPTION),
 ];
 
 /** What one item sends: its get_job body, and how to shape the answer. */

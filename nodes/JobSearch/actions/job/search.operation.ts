@@ -30,6 +30,7 @@ const TOOL_DESCRIPTION = [
 ].join(' ');
 
 export const description: INodeProperties[] = [
+	toolDescriptionProperty(show, TOOL_DESCRIPTION),
 	{
 		displayName: 'Return All',
 		name: 'returnAll',
@@ -65,7 +66,6 @@ export const description: INodeProperties[] = [
 	},
 	...toNodeProperties({ omit: ['limit'], displayOptions: { show } }),
 	additionalFiltersProperty({ show }),
-	toolDescriptionProperty(show, TOOL_DESCRIPTION),
 ];
 
 /** What one item sends: its search_jobs body, and how to shape the answer. */
