@@ -29,7 +29,9 @@ function budgetOf(job: IDataObject): string | undefined {
 	const budget = obj(job.budget);
 	if (job.jobType === 'FIXED') return usd(budget.fixedBudget) && `${usd(budget.fixedBudget)} fixed`;
 	const hourly = obj(budget.hourlyRate);
-	const [min, max] = [usd(hourly.min), usd(hourly.max) ?? usd(job.hourlyRate)];
+	// 0 is how the service writes "no rate" at the top level, not a rate of $0.
+	const topRate = typeof job.hourlyRate === 'number' && job.hourlyRate > 0 ? job.hourlyRate : undefined;
+	const [min, max] = [usd(hourly.min), usd(hourly.max) ?? usd(topRate)];
 	if (!min && !max) return undefined;
 	return min && max && min !== max ? `${min}-${max}/h` : `${max ?? min}/h`;
 }
