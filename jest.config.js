@@ -6,7 +6,9 @@ module.exports = {
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }],
 	},
-	setupFiles: ['<rootDir>/test/setup-env.ts'],
+	setupFiles: [],
+	// After the framework is installed, so that it can remove its temporary n8n folder in afterAll.
+	setupFilesAfterEnv: ['<rootDir>/test/setup-env.ts'],
 	testTimeout: 30000,
 	reporters: ['default', '<rootDir>/test/summaryReporter.js'],
 };

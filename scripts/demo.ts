@@ -1,5 +1,5 @@
 import { randomBytes } from 'crypto';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import type { IConnections, IDataObject, INode } from 'n8n-workflow';
@@ -15,13 +15,14 @@ import { formatUsd } from '../nodes/JobSearch/pricing';
 const EXAMPLE = join(__dirname, '..', 'examples', 'search-then-get-job.json');
 
 /** n8n-core keeps settings in ~/.n8n: give it a throwaway folder, with a key so it stays quiet. */
-function throwawayN8nFolder(): void {
+function throwawayN8nFolder(): string {
 	const folder = mkdtempSync(join(tmpdir(), 'job-search-demo-'));
 	mkdirSync(join(folder, '.n8n'));
 	writeFileSync(join(folder, '.n8n', 'config'), JSON.stringify({ encryptionKey: randomBytes(24).toString('base64') }), {
 		mode: 0o600,
 	});
 	process.env.N8N_USER_FOLDER = folder;
+	return folder;
 }
 
 function loadExample(inputType: string): { nodes: INode[]; connections: IConnections } {
@@ -39,7 +40,8 @@ function rate(job: IDataObject): string {
 	if (job.jobType === 'FIXED') return `$${String(job.fixedBudget ?? '?')} fixed`;
 	const min = job.hourlyRateMin;
 	const max = job.hourlyRateMax ?? job.hourlyRate;
-	return min !== undefined && min !== max ? `$${String(min)}-${String(max)}/h` : `$${String(max)}/h`;
+	// Simplify gives every key, null where the job has no value.
+	return min !== null && min !== undefined && min !== max ? `$${String(min)}-${String(max)}/h` : `$${String(max)}/h`;
 }
 
 function table(rows: string[][]): string {
@@ -53,7 +55,7 @@ function cut(text: string, max: number): string {
 }
 
 async function main(): Promise<void> {
-	throwawayN8nFolder();
+	const n8nFolder = throwawayN8nFolder();
 	// Imported only now, so n8n-core sees the folder above.
 	const { runWorkflow, INPUT_TYPE } = await import('../test/harness');
 	const server = await startServer();
@@ -91,6 +93,7 @@ async function main(): Promise<void> {
 		);
 	} finally {
 		await server.close();
+		rmSync(n8nFolder, { recursive: true, force: true });
 	}
 }
 

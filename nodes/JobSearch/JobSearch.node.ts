@@ -13,7 +13,7 @@ export class JobSearch implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
-		description: 'Search Upwork job postings with 53 filters and get job details, client activity and history',
+		description: 'Search Upwork jobs with 53 filters and get job details, client activity and client history',
 		defaults: { name: 'Job Search' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -17,7 +17,7 @@ export class JobSearchTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: 'New matching jobs',
-		description: 'Starts the workflow with each new Upwork job that matches your filters, once per job',
+		description: 'Get each new Upwork job that matches your filters once, or search jobs and get job and client details',
 		defaults: { name: 'Job Search Trigger' },
 		polling: true,
 		inputs: [],

@@ -32,10 +32,50 @@ describe('toNodeProperties', () => {
 			const names = fieldsOf(c).map((f) => f.displayName);
 			expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
 		}
-		for (const f of allFields.filter((x) => x.options)) {
+		// The lint leaves options with numeric values in their given order (Search Period).
+		for (const f of allFields.filter((x) => x.options && x.name !== 'searchPeriod')) {
 			const names = (f.options as INodePropertyOptions[]).map((o) => o.name);
 			expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
 		}
+	});
+
+	it('lists Search Period shortest first and starts it at the last 24 hours', () => {
+		const period = field('searchPeriod');
+		const options = period.options as INodePropertyOptions[];
+		expect(options.map((o) => o.name)).toEqual([
+			'Last Hour',
+			'Last 6 Hours',
+			'Last 24 Hours',
+			'Last 7 Days',
+			'Last 14 Days',
+			'Last 30 Days',
+		]);
+		expect(options.map((o) => o.value)).toEqual(['1', '6', '24', '168', '336', '720']);
+		expect(period.default).toBe('24');
+	});
+
+	it('starts every number filter empty, so a filter just added sends nothing', () => {
+		const numeric = allFields.filter((f) => f.type === 'number');
+		expect(numeric.map((f) => f.name)).toEqual(
+			expect.arrayContaining(['budgetHourlyRateMin', 'budgetHourlyRateMax', 'budgetMinClientHireRate', 'clientMinFeedbackScore']),
+		);
+		for (const f of numeric.filter((x) => x.name !== 'limit')) expect(f.default).toBe('');
+	});
+
+	it("groups the client's rate paid and hire rate with the other client filters, not the job's budget", () => {
+		const client = collections.find((c) => c.name === 'clientFilters')!;
+		const budget = collections.find((c) => c.name === 'budgetFilters')!;
+		const names = (c: INodeProperties) => fieldsOf(c).map((f) => f.name);
+		for (const name of ['budgetAvgHourlyRateMin', 'budgetAvgHourlyRateMax', 'budgetNoAvgHourlyRatePaid', 'budgetNoHireRate', 'budgetMinClientHireRate']) {
+			expect(names(client)).toContain(name);
+			expect(names(budget)).not.toContain(name);
+		}
+	});
+
+	it('gives every comma-separated list field and every amount a placeholder', () => {
+		const lists = FILTERS.filter((f) => f.type === 'textList' || f.type === 'locationList' || f.type === 'money');
+		for (const spec of lists) expect(field(spec.key).placeholder).toMatch(/^e\.g\. \S/);
+		expect(field('client.timezones').placeholder).toBe('e.g. America/New_York, Europe/London');
 	});
 
 	it('uses multiOptions for enum lists and categories', () => {

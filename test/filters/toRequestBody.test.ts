@@ -127,4 +127,22 @@ describe('wall-clock dates around daylight saving changes', () => {
 		expect(body.toDate).toBe('2026-11-01T09:60:00');
 		expect(validate(body).map((i) => i.key)).toEqual(['fromDate', 'toDate']);
 	});
+	it('sends the Search Period the field stores in hours as the wire period, and a wire period as it is', () => {
+		expect(toRequestBody({ basicFilters: { searchPeriod: '168' } }).searchPeriod).toBe('7d');
+		expect(toRequestBody({ basicFilters: { searchPeriod: 24 } }).searchPeriod).toBe('24h');
+		expect(toRequestBody({ basicFilters: { searchPeriod: '30d' } }).searchPeriod).toBe('30d');
+	});
+
+	it('leaves out number filters that were added but left empty', () => {
+		const body = toRequestBody({
+			budgetFilters: { budgetHourlyRateMin: '', budgetHourlyRateMax: null, budgetConnectsPriceMax: '' },
+			clientFilters: { budgetMinClientHireRate: '', clientMinFeedbackScore: '' },
+		});
+		expect(body).toEqual({});
+	});
+
+	it('still reads a client filter from the budget group, where workflows saved before the move keep it', () => {
+		const body = toRequestBody({ budgetFilters: { budgetMinClientHireRate: 60, budgetAvgHourlyRateMin: 30 } });
+		expect(body).toEqual({ 'budget.minClientHireRate': 60, 'budget.avgHourlyRate.min': '30' });
+	});
 });

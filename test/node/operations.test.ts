@@ -88,6 +88,63 @@ describe('Search Jobs', () => {
 		expect(output[0].pairedItem).toEqual({ item: 0 });
 	});
 
+	it('gives every simplified job the same keys, null where the job has none, and no hourly rate for fixed-price jobs', async () => {
+		const { credentials } = await service.account('pro');
+		const { output } = await runJobSearch(search({ limit: 60 }), { credentials });
+		const keys = Object.keys(output[0].json);
+		expect(keys).toHaveLength(21);
+		for (const { json } of output) expect(Object.keys(json)).toEqual(keys);
+		const fixed = output.filter(({ json }) => json.jobType === 'FIXED');
+		const hourly = output.filter(({ json }) => json.jobType === 'HOURLY');
+		expect(fixed.length).toBeGreaterThan(0);
+		expect(hourly.length).toBeGreaterThan(0);
+		for (const { json } of fixed) {
+			expect(json.hourlyRate).toBeNull();
+			expect(json.hourlyRateMax).toBeNull();
+		}
+		for (const { json } of hourly) expect(json.hourlyRate).toEqual(expect.any(Number));
+		// Some clients have no hire rate yet: the key stays, with null.
+		expect(output.some(({ json }) => json.clientHireRate === null)).toBe(true);
+	});
+
+	it('puts the usage of a search on its first job only, so a sum over the items counts the call once', async () => {
+		const { credentials } = await service.account('pro');
+		const { output } = await runJobSearch(search({ limit: 4, options: { includeUsage: true } }), { credentials, input: [{}, {}] });
+		expect(output).toHaveLength(8);
+		const withUsage = output.filter(({ json }) => json.usage !== undefined);
+		expect(withUsage.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(output[0].json.usage).toBe(withUsage[0].json.usage);
+		expect(output[4].json.usage).toBe(withUsage[1].json.usage);
+		const summed = withUsage.reduce((sum, { json }) => sum + Number((json.usage as { consumedMicrocents: number }).consumedMicrocents), 0);
+		expect(summed).toBe(8 * 579_000);
+	});
+
+	it('does not narrow the search by filters added and left empty', async () => {
+		const { credentials } = await service.account('pro');
+		const plain = await runJobSearch(search({ limit: 100 }), { credentials });
+		const added = await runJobSearch(
+			search({
+				limit: 100,
+				budgetFilters: { budgetHourlyRateMin: '', budgetHourlyRateMax: '', budgetFixedPriceMax: '', budgetConnectsPriceMax: '' },
+				clientFilters: { budgetMinClientHireRate: '', clientMinFeedbackScore: '', clientTotalSpentMin: '' },
+			}),
+			{ credentials },
+		);
+		expect(added.error).toBeUndefined();
+		expect(added.output.map((i) => i.json.uid)).toEqual(plain.output.map((i) => i.json.uid));
+	});
+
+	it('sends the Search Period the field stores in hours as the service period', async () => {
+		const { credentials } = await service.account('enterprise');
+		const uids = async (parameters: Record<string, unknown>) =>
+			(await runJobSearch(search({ limit: 1000, ...parameters }), { credentials })).output.map((i) => i.json.uid);
+		const lastHour = await uids({ basicFilters: { searchPeriod: '1' } });
+		const lastWeek = await uids({ basicFilters: { searchPeriod: '168' } });
+		expect(lastWeek).toEqual(await uids({ additionalFilters: '{"searchPeriod": "7d"}' }));
+		expect(lastHour).toEqual(await uids({ additionalFilters: '{"searchPeriod": "1h"}' }));
+		expect(lastHour.length).toBeLessThan(lastWeek.length);
+	});
+
 	it('rejects a bad filter before sending anything, naming the field and the item', async () => {
 		const { id, credentials } = await service.account('pro');
 		const { error, output } = await runJobSearch(search({ clientFilters: { clientIncludeLocations: 'USA' } }), {
@@ -147,6 +204,21 @@ describe('Get Job', () => {
 		expect(job.description.length).toBeGreaterThan(0);
 		expect(output[0].json.description).toBe(job.description);
 		expect(output[0].json.client).toBeUndefined();
+	});
+
+	it('adds, when simplified, what a search row lacks: questions, duration, the client profile and what the job asks of a freelancer', async () => {
+		const { credentials } = await service.account('free');
+		const [job] = service.server.admin.visibleJobs();
+		const row = (await runJobSearch(search({ limit: 1 }), { credentials })).output[0].json;
+		const { output } = await runJobSearch(getJob(job.uid), { credentials });
+		const details = output[0].json;
+		const added = Object.keys(details).filter((key) => !(key in row));
+		expect(added).toEqual(
+			expect.arrayContaining(['questions', 'duration', 'workload', 'clientTimezone', 'clientTotalHires', 'clientAvgHourlyRatePaid', 'freelancerType', 'englishProficiency']),
+		);
+		expect(details.questions).toEqual(job.questions);
+		expect(details.clientTotalHires).toBe(job.client.stats.totalHires);
+		expect(details.duration).toBe(job.duration);
 	});
 
 	it('adds the client history on a plan with the addon', async () => {

@@ -31,13 +31,16 @@ export const INPUT_BOUNDS = {
 	jobUidLength: 32,
 } as const;
 
+// The n8n field stores the period in hours: n8n's lint leaves options whose values are numbers in
+// their given order, so the list reads shortest first instead of alphabetically
+// ("Last 14 Days, Last 24 Hours, ..."). The wire still gets '1h' ... '30d'.
 const SEARCH_PERIODS: readonly EnumOption[] = [
-	{ value: '1h', name: 'Last Hour', aliases: ['1 hour'] },
-	{ value: '6h', name: 'Last 6 Hours', aliases: ['6 hours'] },
-	{ value: '24h', name: 'Last 24 Hours', aliases: ['24 hours'] },
-	{ value: '7d', name: 'Last 7 Days', aliases: ['7 days'] },
-	{ value: '14d', name: 'Last 14 Days', aliases: ['14 days'] },
-	{ value: '30d', name: 'Last 30 Days', aliases: ['30 days'] },
+	{ value: '1h', name: 'Last Hour', aliases: ['1 hour'], fieldValue: '1' },
+	{ value: '6h', name: 'Last 6 Hours', aliases: ['6 hours'], fieldValue: '6' },
+	{ value: '24h', name: 'Last 24 Hours', aliases: ['24 hours'], fieldValue: '24' },
+	{ value: '7d', name: 'Last 7 Days', aliases: ['7 days'], fieldValue: '168' },
+	{ value: '14d', name: 'Last 14 Days', aliases: ['14 days'], fieldValue: '336' },
+	{ value: '30d', name: 'Last 30 Days', aliases: ['30 days'], fieldValue: '720' },
 ];
 
 const CATEGORY_OPTIONS: readonly EnumOption[] = CATEGORY_GROUPS.flatMap((g) => [
@@ -111,6 +114,9 @@ export const FILTERS: readonly FilterSpec[] = [
 		title: 'Search Period',
 		type: 'choice',
 		options: SEARCH_PERIODS,
+		// The field's starting value when added (the service itself has no default period): the last
+		// hour is often empty, a day is what a daily check or a first look wants.
+		default: '24h',
 		source: 'doc',
 		help: 'Only jobs posted within this period before now. Combined with From Date and To Date, the window is their overlap.',
 	},
@@ -147,6 +153,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		title: 'Include Keywords',
 		type: 'textList',
 		source: 'doc',
+		example: 'n8n, automation, zapier',
 		help: 'Comma-separated words or phrases; a job matches if any of them appears (case-insensitive) in the fields chosen with the Include Keywords: Match options (all fields when none is set).',
 	},
 	{
@@ -179,6 +186,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		title: 'Exclude Keywords',
 		type: 'textList',
 		source: 'doc',
+		example: 'wordpress, unpaid',
 		help: 'Comma-separated words or phrases; a job is dropped if any of them appears (case-insensitive) in the fields chosen with the Exclude Keywords: Match options (all fields when none is set).',
 	},
 	{
@@ -206,12 +214,14 @@ export const FILTERS: readonly FilterSpec[] = [
 		help: 'Whether Exclude Keywords are looked for in the job skills.',
 	},
 
-	// Budget & Payment
+	// Budget & Payment (the job's own budget; the client's rates and hire rate, wire prefix "budget."
+	// notwithstanding, are under Client Requirements, where a user looks for them)
 	{
 		key: 'budget.hourlyRate.min',
 		group: 'Budget & Payment',
 		title: 'Hourly Rate Min (USD)',
 		type: 'money',
+		example: '25',
 		source: 'doc',
 		help: 'Only hourly jobs whose maximum offered rate is at least this many US dollars per hour.',
 	},
@@ -220,6 +230,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		group: 'Budget & Payment',
 		title: 'Hourly Rate Max (USD)',
 		type: 'money',
+		example: '80',
 		source: 'doc',
 		help: 'Only hourly jobs whose minimum offered rate is at most this many US dollars per hour.',
 	},
@@ -228,6 +239,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		group: 'Budget & Payment',
 		title: 'Fixed Price Min (USD)',
 		type: 'money',
+		example: '500',
 		source: 'doc',
 		help: 'Only fixed-price jobs with a budget of at least this many US dollars.',
 	},
@@ -236,6 +248,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		group: 'Budget & Payment',
 		title: 'Fixed Price Max (USD)',
 		type: 'money',
+		example: '5000',
 		source: 'doc',
 		help: 'Only fixed-price jobs with a budget of at most this many US dollars.',
 	},
@@ -243,6 +256,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		key: 'budget.connectsPrice.min',
 		group: 'Budget & Payment',
 		title: 'Connects Price Min',
+		example: '4',
 		type: 'integer',
 		minimum: 0,
 		source: 'doc',
@@ -252,6 +266,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		key: 'budget.connectsPrice.max',
 		group: 'Budget & Payment',
 		title: 'Connects Price Max',
+		example: '16',
 		type: 'integer',
 		minimum: 0,
 		source: 'doc',
@@ -276,44 +291,12 @@ export const FILTERS: readonly FilterSpec[] = [
 		help: 'Only hourly jobs whose weekly workload is one of these.',
 	},
 	{
-		key: 'budget.avgHourlyRate.min',
-		group: 'Budget & Payment',
-		title: 'Client Avg Hourly Rate Paid Min (USD)',
-		type: 'money',
-		source: 'upstream',
-		help: "Only jobs whose client has paid freelancers at least this average hourly rate in US dollars.",
-	},
-	{
-		key: 'budget.avgHourlyRate.max',
-		group: 'Budget & Payment',
-		title: 'Client Avg Hourly Rate Paid Max (USD)',
-		type: 'money',
-		source: 'upstream',
-		help: "Only jobs whose client has paid freelancers at most this average hourly rate in US dollars.",
-	},
-	{
 		key: 'budget.allowUnspecifiedBudget',
 		group: 'Budget & Payment',
 		title: 'Allow Unspecified Budget',
 		type: 'boolean',
 		source: 'upstream',
 		help: 'Whether jobs that state no budget or rate still pass the budget filters.',
-	},
-	{
-		key: 'budget.noAvgHourlyRatePaid',
-		group: 'Budget & Payment',
-		title: 'Include Clients Without Avg Rate Paid',
-		type: 'boolean',
-		source: 'upstream',
-		help: 'Whether clients who have never paid an hourly rate still pass the average hourly rate filters.',
-	},
-	{
-		key: 'budget.noHireRate',
-		group: 'Budget & Payment',
-		title: 'Include Clients Without Hire Rate',
-		type: 'boolean',
-		source: 'upstream',
-		help: 'Whether clients with no hire rate yet still pass the Min Client Hire Rate filter.',
 	},
 	{
 		key: 'budget.onlyContractToHire',
@@ -323,18 +306,53 @@ export const FILTERS: readonly FilterSpec[] = [
 		source: 'upstream',
 		help: 'Whether to return only jobs offered as contract-to-hire.',
 	},
+
+	// Client Requirements
+	{
+		key: 'budget.avgHourlyRate.min',
+		group: 'Client Requirements',
+		title: 'Client Avg Hourly Rate Paid Min (USD)',
+		type: 'money',
+		example: '20',
+		source: 'upstream',
+		help: "Only jobs whose client has paid freelancers at least this average hourly rate in US dollars.",
+	},
+	{
+		key: 'budget.avgHourlyRate.max',
+		group: 'Client Requirements',
+		title: 'Client Avg Hourly Rate Paid Max (USD)',
+		type: 'money',
+		example: '100',
+		source: 'upstream',
+		help: "Only jobs whose client has paid freelancers at most this average hourly rate in US dollars.",
+	},
+	{
+		key: 'budget.noAvgHourlyRatePaid',
+		group: 'Client Requirements',
+		title: 'Include Clients Without Avg Rate Paid',
+		type: 'boolean',
+		source: 'upstream',
+		help: 'Whether clients who have never paid an hourly rate still pass the average hourly rate filters.',
+	},
+	{
+		key: 'budget.noHireRate',
+		group: 'Client Requirements',
+		title: 'Include Clients Without Hire Rate',
+		type: 'boolean',
+		source: 'upstream',
+		help: 'Whether clients with no hire rate yet still pass the Min Client Hire Rate filter.',
+	},
 	{
 		key: 'budget.minClientHireRate',
-		group: 'Budget & Payment',
+		group: 'Client Requirements',
 		title: 'Min Client Hire Rate (%)',
+		example: '50',
 		type: 'integer',
 		minimum: 0,
 		maximum: 100,
 		source: 'upstream',
 		help: 'Only jobs whose client hired for at least this percentage of their past postings, 0 to 100.',
 	},
-
-	// Client Requirements
 	{
 		key: 'client.paymentMethodVerified',
 		group: 'Client Requirements',
@@ -356,6 +374,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		group: 'Client Requirements',
 		title: 'Client Total Spent Min (USD)',
 		type: 'money',
+		example: '1000',
 		source: 'upstream',
 		help: 'Only jobs whose client has spent at least this many US dollars on the marketplace.',
 	},
@@ -364,6 +383,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		group: 'Client Requirements',
 		title: 'Client Total Spent Max (USD)',
 		type: 'money',
+		example: '100000',
 		source: 'upstream',
 		help: 'Only jobs whose client has spent at most this many US dollars on the marketplace.',
 	},
@@ -371,6 +391,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		key: 'client.minFeedbackScore',
 		group: 'Client Requirements',
 		title: 'Min Client Feedback Score',
+		example: '4.5',
 		type: 'number',
 		minimum: 0,
 		maximum: 5,
@@ -408,6 +429,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		group: 'Client Requirements',
 		title: 'Client Countries',
 		type: 'locationList',
+		example: 'US, GB, DE',
 		source: 'upstream',
 		help: `Only jobs whose client is in one of these countries. ${COUNTRY_HELP}`,
 	},
@@ -416,6 +438,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		group: 'Client Requirements',
 		title: 'Exclude Client Countries',
 		type: 'locationList',
+		example: 'US, GB, DE',
 		source: 'upstream',
 		help: `Drop jobs whose client is in one of these countries. ${COUNTRY_HELP}`,
 	},
@@ -425,6 +448,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		title: 'Client Industries',
 		type: 'textList',
 		source: 'upstream',
+		example: 'Tech & IT, Retail',
 		help: "Comma-separated industries, for example \"Tech & IT, Retail\"; only jobs whose client's industry is one of them.",
 	},
 	{
@@ -433,6 +457,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		title: 'Exclude Client Industries',
 		type: 'textList',
 		source: 'upstream',
+		example: 'Gambling, Adult',
 		help: "Comma-separated industries; drop jobs whose client's industry is one of them.",
 	},
 	{
@@ -441,6 +466,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		title: 'Client Time Zones',
 		type: 'textList',
 		source: 'upstream',
+		example: 'America/New_York, Europe/London',
 		help: 'Comma-separated IANA time zones, for example "America/New_York, Europe/London"; only jobs whose client is in one of them.',
 	},
 	{
@@ -449,6 +475,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		title: 'Description Languages',
 		type: 'textList',
 		source: 'upstream',
+		example: 'en, de',
 		help: 'Comma-separated ISO 639-1 language codes, for example "en, de"; only jobs whose description is written in one of them.',
 	},
 	{
@@ -457,6 +484,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		title: 'Exclude Description Languages',
 		type: 'textList',
 		source: 'upstream',
+		example: 'ru, zh',
 		help: 'Comma-separated ISO 639-1 language codes; drop jobs whose description is written in one of them.',
 	},
 
@@ -476,6 +504,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		title: 'Freelancer Languages',
 		type: 'textList',
 		source: 'upstream',
+		example: 'English, Spanish',
 		help: 'Comma-separated language names, for example "English, Spanish"; only jobs that ask for (or accept) one of them.',
 	},
 	{
@@ -484,6 +513,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		title: 'English Proficiency',
 		type: 'textList',
 		source: 'ours',
+		example: 'FLUENT, NATIVE',
 		help: 'Comma-separated proficiency levels, for example "FLUENT, NATIVE"; only jobs that ask for one of them (or state none).',
 	},
 	{
@@ -499,6 +529,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		key: 'vendor.minCustomJobScore',
 		group: 'Vendor Preferences',
 		title: 'Min Job Score',
+		example: '7',
 		type: 'number',
 		minimum: 0,
 		source: 'upstream',
@@ -509,6 +540,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		group: 'Vendor Preferences',
 		title: 'Freelancer Countries',
 		type: 'locationList',
+		example: 'US, GB, DE',
 		source: 'upstream',
 		help: `Only jobs open to freelancers in one of these countries. ${COUNTRY_HELP}`,
 	},
@@ -517,6 +549,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		group: 'Vendor Preferences',
 		title: 'Exclude Freelancer Countries',
 		type: 'locationList',
+		example: 'US, GB, DE',
 		source: 'upstream',
 		help: `Drop jobs that are restricted to freelancers in one of these countries. ${COUNTRY_HELP}`,
 	},

@@ -8,8 +8,23 @@ import { FILTER_GROUPS, type EnumOption, type FilterSpec } from './types';
 const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
 const byDisplayName = (a: INodeProperties, b: INodeProperties) => a.displayName.localeCompare(b.displayName);
 
-function sortedOptions(options: readonly EnumOption[]): INodePropertyOptions[] {
-	return options.map((o) => ({ name: o.name, value: o.value })).sort(byName);
+/** An option as the n8n field shows and stores it. */
+function fieldOption(o: EnumOption): INodePropertyOptions {
+	return { name: o.name, value: o.fieldValue ?? o.value };
+}
+
+/**
+ * Options in the order n8n's lint demands: by name, unless their values are numbers, which the
+ * lint leaves in their given order (Search Period stores hours to read shortest first).
+ */
+function fieldOptions(options: readonly EnumOption[]): INodePropertyOptions[] {
+	const listed = options.map(fieldOption);
+	return /^\d+$/.test(String(listed[0]?.value)) ? listed : listed.sort(byName);
+}
+
+/** "e.g. 25" from the schema's example, for the field's placeholder. */
+function placeholderOf(spec: FilterSpec): { placeholder?: string } {
+	return spec.example === undefined ? {} : { placeholder: `e.g. ${spec.example}` };
 }
 
 /**
@@ -21,39 +36,52 @@ export function toFieldDescription(help: string): string {
 	return singleSentence && help.endsWith('.') ? help.slice(0, -1) : help;
 }
 
+// Number filters start empty: a filter just added must not change the result until a value is
+// typed (a Max of 0 would match almost nothing, a Min of 0 would drop jobs or clients without the
+// figure). n8n's lint allows an empty default on a number field, and toRequestBody leaves empty
+// values out of the request.
+const UNSET = '';
+
 function field(spec: FilterSpec): INodeProperties {
-	const common = { displayName: spec.title, name: toParameterName(spec.key), description: toFieldDescription(spec.help) };
+	const common = {
+		displayName: spec.title,
+		name: toParameterName(spec.key),
+		description: toFieldDescription(spec.help),
+		...placeholderOf(spec),
+	};
 	switch (spec.type) {
 		case 'integer':
 			return {
 				...common,
 				type: 'number',
-				default: spec.default ?? spec.minimum ?? 0,
+				default: spec.default ?? UNSET,
 				typeOptions: { minValue: spec.minimum, maxValue: spec.maximum, numberPrecision: 0 },
 			};
 		case 'number':
 			return {
 				...common,
 				type: 'number',
-				default: spec.minimum ?? 0,
+				default: UNSET,
 				typeOptions: { minValue: spec.minimum, maxValue: spec.maximum },
 			};
 		case 'money':
 			// Typed as a number for the UI; toRequestBody sends it as the string the wire wants.
-			return { ...common, type: 'number', default: 0, typeOptions: { minValue: 0, numberPrecision: 2 } };
+			return { ...common, type: 'number', default: UNSET, typeOptions: { minValue: 0, numberPrecision: 2 } };
 		case 'boolean':
 			// Adding a yes/no filter means wanting it on.
 			return { ...common, type: 'boolean', default: true };
 		case 'dateTime':
 			return { ...common, type: 'dateTime', default: '' };
-		case 'choice':
-			return { ...common, type: 'options', options: sortedOptions(spec.options), default: spec.options[0].value };
+		case 'choice': {
+			const chosen = spec.options.find((o) => o.value === spec.default) ?? spec.options[0];
+			return { ...common, type: 'options', options: fieldOptions(spec.options), default: fieldOption(chosen).value };
+		}
 		case 'choiceList':
-			return { ...common, type: 'multiOptions', options: sortedOptions(spec.options), default: [] };
+			return { ...common, type: 'multiOptions', options: fieldOptions(spec.options), default: [] };
 		case 'textList':
 			return { ...common, type: 'string', default: '' };
 		case 'locationList':
-			return { ...common, type: 'string', default: '', placeholder: 'e.g. US, GB, DE' };
+			return { ...common, type: 'string', default: '' };
 	}
 }
 

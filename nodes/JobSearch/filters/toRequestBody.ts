@@ -72,8 +72,11 @@ export function toWireValue(spec: FilterSpec, value: unknown, timeZone = 'UTC'):
 			return value === 'true' ? true : value === 'false' ? false : value;
 		case 'dateTime':
 			return toDateTime(value, timeZone);
-		case 'choice':
-			return typeof value === 'string' ? value.trim() : value;
+		case 'choice': {
+			const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : value;
+			// The field may store its own value (Search Period stores hours): the wire gets the schema's.
+			return spec.options.find((o) => o.fieldValue !== undefined && o.fieldValue === text)?.value ?? text;
+		}
 		case 'choiceList':
 		case 'textList':
 			return toList(value);
@@ -105,7 +108,11 @@ export function toRequestBody(
 		if (!isEmpty(wire)) body[key] = wire;
 	};
 	for (const spec of FILTERS) {
-		put(spec.key, (collections[GROUP_COLLECTIONS[spec.group].name] ?? {})[toParameterName(spec.key)]);
+		const name = toParameterName(spec.key);
+		const own = (collections[GROUP_COLLECTIONS[spec.group].name] ?? {})[name];
+		// A field that moved to another group still counts from a workflow saved before the move.
+		const moved = Object.values(collections).find((c) => c !== undefined && c[name] !== undefined)?.[name];
+		put(spec.key, own ?? moved);
 	}
 	for (const [key, value] of Object.entries(extra)) put(key, value);
 	return body as SearchJobsBody;

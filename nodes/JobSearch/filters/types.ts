@@ -21,6 +21,11 @@ export interface EnumOption {
 	name: string;
 	/** Other wire spellings the service accepts for the same value (e.g. "24 hours" for "24h"). */
 	aliases?: readonly string[];
+	/**
+	 * What the n8n field stores instead of `value`, when the UI needs another value (Search Period
+	 * stores hours, so that n8n's lint accepts its options in time order). Mapped back to `value`.
+	 */
+	fieldValue?: string;
 }
 
 /** Where a fact comes from: the public docs, the upstream scraper's keys, or our own decision. */
@@ -35,6 +40,8 @@ interface FilterCommon {
 	/** One or two sentences for a person and for an LLM choosing values. */
 	help: string;
 	source: FilterSource;
+	/** A sample value, shown as the field's placeholder ("e.g. …"). */
+	example?: string;
 }
 
 export type FilterType =
@@ -46,7 +53,7 @@ export type FilterType =
 	/** ISO 8601 date-time; the node sends UTC with milliseconds. */
 	| { type: 'dateTime' }
 	/** One string out of a fixed set. */
-	| { type: 'choice'; options: readonly EnumOption[] }
+	| { type: 'choice'; options: readonly EnumOption[]; default?: string }
 	/** A list of strings out of a fixed set. */
 	| { type: 'choiceList'; options: readonly EnumOption[] }
 	/** A list of free strings. */

@@ -19,6 +19,14 @@ export function withUsage(json: IDataObject, usage: ToolUsage | undefined): IDat
 }
 
 /**
+ * One call's usage on the first of the items that call produced, and on no other: summed
+ * downstream (a Summarize node, a sheet), "usage" then counts each call once.
+ */
+export function withCallUsage(jsons: IDataObject[], usage: ToolUsage | undefined): IDataObject[] {
+	return jsons.map((json, index) => (index === 0 ? withUsage(json, usage) : json));
+}
+
+/**
  * The continueOnFail item: the message plus fields a workflow can branch on
  * (`error_code`, `httpCode`, `retryAfterMs` when the service gave one).
  */

@@ -17,12 +17,15 @@ export function simplifyProperty(displayOptions?: IDisplayOptions): INodePropert
  * sees it: one call of the action node, or one poll of the trigger.
  */
 export function includeUsageOption(spentBy: 'call' | 'poll'): INodeProperties {
-	const where = spentBy === 'poll' ? 'to each job ' : '';
+	const description =
+		spentBy === 'poll'
+			? 'Whether to add a "usage" field to each job with the credit this poll consumed and the credit left (microcents and USD)'
+			: 'Whether to add a "usage" field with the credit the call consumed and the credit left (microcents and USD). A search puts it on its first job only, so summing "usage" over the items counts each call once.';
 	return {
 		displayName: 'Include Usage',
 		name: 'includeUsage',
 		type: 'boolean',
 		default: false,
-		description: `Whether to add a "usage" field ${where}with the credit this ${spentBy} consumed and the credit left (microcents and USD)`,
+		description,
 	};
 }

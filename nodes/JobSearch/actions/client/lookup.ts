@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { ToolName } from '../../filters';
-import { withUsage } from '../../output';
+import { PRICE_MICROCENTS, formatUsd } from '../../pricing';
+import { toolDescriptionProperty, withUsage } from '../../output';
 import { jobUidField } from '../common/fields';
 import { readJobUid } from '../common/jobUid';
 import { callPremium } from '../common/premium';
@@ -10,6 +11,11 @@ import type { ItemRun, Operation } from '../types';
 export interface ClientLookupRequest {
 	body: IDataObject;
 }
+
+const TOOL_DESCRIPTIONS = {
+	getActivity: `Get how much competition an Upwork job has, by the job's uid: proposals so far, the client's last activity, candidates interviewed, invites sent and unanswered. Costs ${formatUsd(PRICE_MICROCENTS.get_client_activity)} a call and needs the premium addon (a plan without it is refused).`,
+	getHistory: `Get the work history of a job's client, by the job's uid: past contracts with title, freelancer, dates, amount charged, and the feedback given each way. Costs ${formatUsd(PRICE_MICROCENTS.get_client_history)} a call and needs the premium addon (a plan without it is refused).`,
+} as const;
 
 /**
  * A premium lookup by job uid whose answer is output as is: Get Client Activity and Get Client
@@ -20,7 +26,10 @@ export function clientLookup(
 	tool: Extract<ToolName, 'get_client_activity' | 'get_client_history'>,
 ): Operation<ClientLookupRequest> & { description: INodeProperties[] } {
 	return {
-		description: [jobUidField({ resource: ['client'], operation: [operation] })],
+		description: [
+			toolDescriptionProperty({ resource: ['client'], operation: [operation] }, TOOL_DESCRIPTIONS[operation]),
+			jobUidField({ resource: ['client'], operation: [operation] }),
+		],
 
 		prepare(this: IExecuteFunctions, itemIndex: number): ClientLookupRequest {
 			return { body: { jobUid: readJobUid.call(this, itemIndex) } };

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { simplifyJob, withUsage } from '../../output';
+import { simplifyJobDetails, toolDescriptionProperty, withUsage } from '../../output';
+import { PRICE_MICROCENTS, formatUsd } from '../../pricing';
 import { plansWithPremiumAddon } from '../../service';
 import { jobUidField } from '../common/fields';
 import { readJobUid } from '../common/jobUid';
@@ -9,7 +10,11 @@ import type { ItemRun } from '../types';
 
 const show = { resource: ['job'], operation: ['get'] };
 
+const TOOL_DESCRIPTION =
+	`Get one Upwork job in full by its uid (a string of digits from a search result): the whole description, screening questions, budget, duration, connects to apply, what it asks of a freelancer, and the client's profile and hiring stats. Costs ${formatUsd(PRICE_MICROCENTS.get_job)} a call, so call it only for jobs worth a closer look. An unknown uid is refused as not found.`;
+
 export const description: INodeProperties[] = [
+	toolDescriptionProperty(show, TOOL_DESCRIPTION),
 	jobUidField(show),
 	{
 		displayName: 'Include Client History',
@@ -39,7 +44,7 @@ export async function send(this: IExecuteFunctions, run: ItemRun, request: GetJo
 	const outcome = await callPremium<IDataObject>(run, 'get_job', request.body);
 	if ('declined' in outcome) return outcome.declined;
 	const { data, usage } = outcome.result;
-	let json = request.simplify ? simplifyJob(data) : data;
+	let json = request.simplify ? simplifyJobDetails(data) : data;
 	if (request.simplify && data.clientHistory !== undefined) json = { ...json, clientHistory: data.clientHistory };
 	return [{ json: withUsage(json, options.includeUsage ? usage : undefined), pairedItem: { item: itemIndex } }];
 }

@@ -30,7 +30,8 @@ export const description: INodeProperties[] = [
 		],
 		default: 'search',
 	},
-	simplifyProperty({ show: { resource: ['job'] } }),
 	...search.description,
 	...get.description,
+	// After the operation's own fields, so that Job UID (required) comes first.
+	simplifyProperty({ show: { resource: ['job'] } }),
 ];

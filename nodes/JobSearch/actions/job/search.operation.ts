@@ -7,7 +7,16 @@ import {
 	searchFiltersFromParameters,
 	toNodeProperties,
 } from '../../filters';
-import { simplifyJob, withUsage } from '../../output';
+import {
+	DEFAULT_TOOL_MAX_JOBS,
+	TOOL_DESCRIPTION_CHARS,
+	compactJob,
+	isToolCall,
+	simplifyJob,
+	toolDescriptionProperty,
+	withCallUsage,
+	withUsage,
+} from '../../output';
 import { PRICE_MICROCENTS, formatUsd } from '../../pricing';
 import { operationError } from '../../transport/errors';
 import { checkAdditionalFilters } from '../common/additionalFilters';
@@ -15,7 +24,14 @@ import type { ItemRun } from '../types';
 
 const show = { resource: ['job'], operation: ['search'] };
 
+const TOOL_DESCRIPTION = [
+	'Search Upwork job postings, newest first, with filters. Every returned job is billed, and one call returns at most the number of jobs the workflow allows: ask for few and narrow with filters rather than paging.',
+	`Each job has uid, title, postedAt, budget, skills, connectsToApply, client facts and the first ${TOOL_DESCRIPTION_CHARS} characters of the description, ending in "…" when cut: to read a whole job, call Get Job with its uid.`,
+	'Lists are comma-separated (keywords; country codes such as US, GB). Search Period is one of 1h, 6h, 24h, 7d, 14d, 30d. A refused call says which field to fix; nothing is billed for it.',
+].join(' ');
+
 export const description: INodeProperties[] = [
+	toolDescriptionProperty(show, TOOL_DESCRIPTION),
 	{
 		displayName: 'Return All',
 		name: 'returnAll',
@@ -40,6 +56,15 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { ...show, returnAll: [false] } },
 		description: 'Max number of results to return',
 	},
+	{
+		displayName: 'Max Jobs per Tool Call',
+		name: 'toolMaxJobs',
+		type: 'number',
+		default: DEFAULT_TOOL_MAX_JOBS,
+		typeOptions: { minValue: 1, maxValue: MAX_ROWS_PER_CALL, numberPrecision: 0 },
+		displayOptions: { show: { ...show, '@tool': [true] } },
+		description: `The most jobs one call of the AI model may return, whatever Limit or Return All say (each job costs ${formatUsd(PRICE_MICROCENTS.search_jobs)}). The model cannot raise it.`,
+	},
 	...toNodeProperties({ omit: ['limit'], displayOptions: { show } }),
 	additionalFiltersProperty({ show }),
 ];
@@ -49,11 +74,24 @@ export interface SearchRequest {
 	body: IDataObject;
 	returnAll: boolean;
 	simplify: boolean;
+	/** Run as an AI Agent's tool: rows capped, and Simplify gives the compact job for a model. */
+	tool: boolean;
+}
+
+/** Rows to ask for: the Limit, or the service maximum with Return All; as a tool, never past its cap. */
+function rowsToAsk(this: IExecuteFunctions, itemIndex: number, tool: boolean): { limit: number; returnAll: boolean } {
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const limit = returnAll ? MAX_ROWS_PER_CALL : (this.getNodeParameter('limit', itemIndex, 50) as number);
+	if (!tool) return { limit, returnAll };
+	const cap = Number(this.getNodeParameter('toolMaxJobs', itemIndex, DEFAULT_TOOL_MAX_JOBS)) || DEFAULT_TOOL_MAX_JOBS;
+	// A number the model typed may arrive as text; anything not a number is left for validation.
+	const asked = typeof limit === 'string' && (limit as string).trim() !== '' ? Number(limit) : limit;
+	return { limit: typeof asked === 'number' && asked > cap ? cap : asked, returnAll: false };
 }
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): SearchRequest {
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll ? MAX_ROWS_PER_CALL : (this.getNodeParameter('limit', itemIndex, 50) as number);
+	const tool = isToolCall(this);
+	const { limit, returnAll } = rowsToAsk.call(this, itemIndex, tool);
 	checkAdditionalFilters.call(this, itemIndex);
 	const { body, issues } = searchFiltersFromParameters(
 		(name) => this.getNodeParameter(name, itemIndex, name === ADDITIONAL_FILTERS ? '{}' : {}),
@@ -70,7 +108,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): SearchReque
 		});
 	}
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
-	return { body: body as IDataObject, returnAll, simplify };
+	return { body: body as IDataObject, returnAll, simplify, tool };
 }
 
 /** The hint shown when Return All got fewer rows than matched: the service stops at its maximum. */
@@ -92,11 +130,12 @@ export async function send(this: IExecuteFunctions, run: ItemRun, request: Searc
 		// Feature-detected: contexts that run the node without an output pane may lack it.
 		this.addExecutionHints?.({ message: returnAllHintMessage(data.total, returned.length, itemIndex), location: 'outputPane' });
 	}
-	const jobs = returned.map((job) => (request.simplify ? simplifyJob(job) : job));
+	const shape = request.simplify ? (request.tool ? compactJob : simplifyJob) : (job: IDataObject) => job;
+	const jobs = returned.map((job) => shape(job));
 	const usageToShow = options.includeUsage ? usage : undefined;
 	const pairedItem = { item: itemIndex };
 	if (options.output === 'wholeResponse') {
 		return [{ json: withUsage({ jobs, total: data.total ?? jobs.length }, usageToShow), pairedItem }];
 	}
-	return jobs.map((job) => ({ json: withUsage(job, usageToShow), pairedItem }));
+	return withCallUsage(jobs, usageToShow).map((json) => ({ json, pairedItem }));
 }

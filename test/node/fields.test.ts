@@ -1,0 +1,46 @@
+import { NodeHelpers, type INodeParameters, type INodeProperties } from 'n8n-workflow';
+
+import { JOB_SEARCH_TYPE, loadNodeTypes } from '../harness';
+
+const node = loadNodeTypes().nodes[JOB_SEARCH_TYPE];
+const { properties } = node.description;
+
+/** The fields the editor shows, in order, for these parameters, as the node or as its tool variant. */
+function shown(parameters: INodeParameters, asTool = false): string[] {
+	const description = asTool ? { ...node.description, name: `${node.description.name}Tool` } : node.description;
+	return properties
+		.filter((p: INodeProperties) => NodeHelpers.displayParameter(parameters, p, { typeVersion: 1 } as never, description))
+		.map((p) => p.name);
+}
+
+describe('the Job Search fields in the editor', () => {
+	it('shows the required Job UID before Simplify', () => {
+		const names = shown({ resource: 'job', operation: 'get' });
+		expect(names.indexOf('jobUid')).toBeGreaterThan(-1);
+		expect(names.indexOf('jobUid')).toBeLessThan(names.indexOf('simplify'));
+	});
+
+	it('shows the tool description and the row cap per call only when the node runs as an AI tool', () => {
+		const search = { resource: 'job', operation: 'search', returnAll: false };
+		expect(shown(search)).not.toContain('toolDescription');
+		expect(shown(search)).not.toContain('toolMaxJobs');
+		expect(shown(search, true)).toEqual(expect.arrayContaining(['toolDescription', 'toolMaxJobs']));
+		for (const operation of ['get', 'getActivity', 'getHistory']) {
+			const resource = operation === 'get' ? 'job' : 'client';
+			expect(shown({ resource, operation }, true)).toContain('toolDescription');
+			expect(shown({ resource, operation }, true)).not.toContain('toolMaxJobs');
+		}
+	});
+
+	it('shows the tool description first, as n8n places its own, and the required Job UID next', () => {
+		const names = shown({ resource: 'job', operation: 'get' }, true);
+		expect(names.slice(2, 4)).toEqual(['toolDescription', 'jobUid']);
+		expect(shown({ resource: 'job', operation: 'search', returnAll: false }, true)[2]).toBe('toolDescription');
+	});
+
+	it('writes a different tool description for each operation', () => {
+		const texts = properties.filter((p) => p.name === 'toolDescription').map((p) => p.default);
+		expect(texts).toHaveLength(4);
+		expect(new Set(texts).size).toBe(4);
+	});
+});

@@ -1,0 +1,65 @@
+import { TOOL_DESCRIPTION_CHARS } from '../../nodes/JobSearch/output';
+import { getJob, runJobSearch, search, startTestService, type TestService } from './helpers';
+import { callAsTool, fromAi } from './toolHarness';
+
+let service: TestService;
+beforeAll(async () => {
+	service = await startTestService();
+});
+afterAll(async () => await service.server.close());
+
+describe('Job Search as an AI Agent tool', () => {
+	it('answers a search with compact jobs whose long descriptions are cut, saying how to read the rest', async () => {
+		const { credentials } = await service.account('enterprise');
+		const { jobs, description } = await callAsTool(search({ limit: fromAi('limit', 'number'), toolMaxJobs: 300 }), { limit: 300 }, credentials);
+		expect(jobs).toHaveLength(300);
+		const fullText = new Map(service.server.admin.visibleJobs().map((j) => [j.uid, j.description]));
+		let cut = 0;
+		for (const job of jobs) {
+			expect(Object.keys(job)).toEqual(expect.arrayContaining(['uid', 'title', 'postedAt', 'connectsToApply', 'client', 'description']));
+			expect(job).not.toHaveProperty('url');
+			const text = job.description as string;
+			const full = fullText.get(job.uid as string)!.replace(/\s+/g, ' ');
+			expect(text.length).toBeLessThanOrEqual(TOOL_DESCRIPTION_CHARS);
+			if (full.length > TOOL_DESCRIPTION_CHARS) {
+				cut++;
+				expect(text).toMatch(/…$/);
+				expect(full.startsWith(text.slice(0, -1))).toBe(true);
+			} else expect(text).toBe(full);
+		}
+		expect(cut).toBeGreaterThan(0);
+		expect(description).toMatch(/call Get Job with its uid/);
+	});
+
+	it('caps a model asking for Return All at Max Jobs per Tool Call, and bills only those rows', async () => {
+		const { id, credentials } = await service.account('pro');
+		const { jobs } = await callAsTool(
+			search({ returnAll: fromAi('returnAll', 'boolean'), limit: fromAi('limit', 'number') }),
+			{ returnAll: true, limit: 5000 },
+			credentials,
+		);
+		expect(jobs).toHaveLength(20);
+		expect(service.server.admin.callLog(id).map((c) => c.consumedMicrocents)).toEqual([20 * 579_000]);
+	});
+
+	it('returns more per call only when the user raises the cap', async () => {
+		const { credentials } = await service.account('pro');
+		const { jobs } = await callAsTool(search({ limit: fromAi('limit', 'number'), toolMaxJobs: 30 }), { limit: 100 }, credentials);
+		expect(jobs).toHaveLength(30);
+	});
+
+	it('gives the model a Get Job answer with the whole description and the client profile', async () => {
+		const { credentials } = await service.account('pro');
+		const [job] = service.server.admin.visibleJobs();
+		const { jobs, description } = await callAsTool(getJob(fromAi('uid', 'string')), { uid: job.uid }, credentials);
+		expect(jobs[0]).toEqual(expect.objectContaining({ uid: job.uid, description: job.description, questions: job.questions }));
+		expect(description).toMatch(/^Get one Upwork job in full by its uid/);
+	});
+
+	it('leaves the same node in a workflow as it was: Limit and Return All apply, the simplified job has every field', async () => {
+		const { credentials } = await service.account('pro');
+		const { output } = await runJobSearch(search({ limit: 30 }), { credentials });
+		expect(output).toHaveLength(30);
+		expect(output[0].json).toEqual(expect.objectContaining({ url: expect.any(String), description: expect.any(String) }));
+	});
+});
