@@ -1,6 +1,7 @@
 import {
 	NodeOperationError,
 	sleep,
+	type ICredentialsDecrypted,
 	type IDataObject,
 	type IExecuteFunctions,
 	type IHttpRequestOptions,
@@ -69,7 +70,12 @@ function endpoint(baseUrl: string, tool: ToolName): string {
 	return `${baseUrl.trim().replace(/\/+$/, '')}/v1/${tool}`;
 }
 
-async function attempt(this: JobSearchContext, url: string, body: IDataObject): Promise<Attempt> {
+async function attempt(
+	this: JobSearchContext,
+	url: string,
+	body: IDataObject,
+	credentials: ICredentialsDecrypted,
+): Promise<Attempt> {
 	const request: IHttpRequestOptions = {
 		method: 'POST',
 		url,
@@ -89,6 +95,7 @@ async function attempt(this: JobSearchContext, url: string, body: IDataObject): 
 			this,
 			CREDENTIAL_NAME,
 			request,
+			{ credentialsDecrypted: credentials },
 		)) as FullResponse;
 		return { kind: 'answer', response };
 	} catch (error) {
@@ -147,6 +154,15 @@ export async function callTool<T = IDataObject>(
 	)) as JobSearchCredentials;
 	const baseUrl = String(credentials.baseUrl ?? '');
 	const url = endpoint(baseUrl, tool);
+	// n8n's helper would read the credential again on every attempt (in n8n a database read and
+	// a decryption): hand it the one just read, once per call.
+	const reference = node.credentials?.[CREDENTIAL_NAME];
+	const decrypted: ICredentialsDecrypted = {
+		id: reference?.id ?? '',
+		name: reference?.name ?? '',
+		type: CREDENTIAL_NAME,
+		data: credentials as ICredentialsDecrypted['data'],
+	};
 	const maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES);
 	const maxWaitMs = Math.max(0, options.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS);
 	const circumstances = { tool, itemIndex: options.itemIndex };
@@ -155,7 +171,7 @@ export async function callTool<T = IDataObject>(
 	let waitedMs = 0;
 	for (;;) {
 		await options.beforeAttempt?.();
-		const outcome = await attempt.call(this, url, body);
+		const outcome = await attempt.call(this, url, body, decrypted);
 
 		if (outcome.kind === 'no-answer') {
 			options.onUnanswered?.();
