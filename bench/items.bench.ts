@@ -1,5 +1,7 @@
 import { fork } from 'child_process';
 import { join } from 'path';
+import { setFlagsFromString } from 'v8';
+import { runInNewContext } from 'vm';
 
 import { startServer } from '../server';
 import type { MemoryReport } from './itemsChild';
@@ -15,6 +17,10 @@ const VARIANTS: Array<{ variant: Variant; name: string }> = [
 	{ variant: 'nodeNoSimplify', name: 'Job Search node, Simplify off' },
 	{ variant: 'node', name: 'Job Search node, Simplify on (default)' },
 ];
+
+// A full GC before each timed run, so that no run pays for collecting the previous one's output.
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
 
 function median(samples: number[]): number {
 	const sorted = [...samples].sort((a, b) => a - b);
@@ -74,6 +80,7 @@ export default async function itemsBench(): Promise<void> {
 			for (let round = 0; round <= ROUNDS; round++) {
 				const ms: number[] = [];
 				for (const { variant } of VARIANTS) {
+					gc();
 					const started = process.hrtime.bigint();
 					const rows = await runners[variant]();
 					ms.push(Number(process.hrtime.bigint() - started) / 1e6);
