@@ -61,14 +61,15 @@ export default async function requestsBench(): Promise<void> {
 		});
 
 		const url = new URL(server.url);
-		const raw = async (concurrency: number): Promise<number> => {
-			const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
-			agents.push(agent);
+		/** With `newConnectionEach`, a fresh agent per request, as n8n-core 2.8's helper makes one. */
+		const raw = async (concurrency: number, newConnectionEach = false): Promise<number> => {
+			const shared = new Agent({ keepAlive: true, maxSockets: concurrency });
+			agents.push(shared);
 			const post = (body: string) =>
 				new Promise<{ data: IDataObject }>((resolve, reject) => {
 					const req = request(
 						{
-							agent,
+							agent: newConnectionEach ? new Agent() : shared,
 							host: url.hostname,
 							port: url.port,
 							method: 'POST',
@@ -97,7 +98,7 @@ export default async function requestsBench(): Promise<void> {
 			);
 			const ms = Number(process.hrtime.bigint() - started) / 1e6;
 			if (out.filter((j) => j?.uid).length !== uids.length) throw new Error('raw client lost items');
-			agent.destroy();
+			shared.destroy();
 			return ms;
 		};
 
@@ -113,7 +114,7 @@ export default async function requestsBench(): Promise<void> {
 		};
 
 		const variants: Array<{ name: string; run: (concurrency: number) => Promise<number> }> = [
-			{ name: 'raw keep-alive HTTP client (floor)', run: raw },
+			{ name: 'raw keep-alive HTTP client (floor)', run: async (concurrency) => await raw(concurrency) },
 			{
 				name: "n8n's helper alone (httpRequestWithAuthentication)",
 				run: async (concurrency) =>
@@ -155,6 +156,7 @@ export default async function requestsBench(): Promise<void> {
 						},
 					}),
 			},
+			{ name: 'raw client, a new connection per request (as n8n-core 2.8 does)', run: async (concurrency) => await raw(concurrency, true) },
 		];
 		const [HELPER_WITH_NODE_OPTIONS, NODE] = [2, 3];
 		const allAtOnce = async () =>
