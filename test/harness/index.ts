@@ -1,4 +1,4 @@
-export { loadNodeTypes, JOB_SEARCH_TYPE, JOB_SEARCH_TRIGGER_TYPE, INPUT_TYPE, PACKAGE_NAME, type LoadedTypes } from './nodeTypes';
+export { loadNodeTypes, registerNodeType, JOB_SEARCH_TYPE, JOB_SEARCH_TRIGGER_TYPE, INPUT_TYPE, PACKAGE_NAME, type LoadedTypes } from './nodeTypes';
 export { HarnessCredentialsHelper } from './credentialsHelper';
 export {
 	createAdditionalData,

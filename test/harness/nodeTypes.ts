@@ -57,6 +57,16 @@ function loadNodeClass(folder: string, className: string): INodeType | undefined
 	return NodeClass ? new NodeClass() : undefined;
 }
 
+const extraNodeTypes: Record<string, INodeType | IVersionedNodeType> = {};
+
+/**
+ * Adds a node type under `type` to every loadNodeTypes() after this call, so a bench can run
+ * n8n's own nodes (HTTP Request) or a minimal probe node beside this package's in the same n8n-core.
+ */
+export function registerNodeType(type: string, nodeType: INodeType | IVersionedNodeType): void {
+	extraNodeTypes[type] = nodeType;
+}
+
 export interface LoadedTypes {
 	nodeTypes: INodeTypes;
 	credentialTypes: Map<string, ICredentialType>;
@@ -77,12 +87,12 @@ export function loadNodeTypes(): LoadedTypes {
 	const credentialTypes = new Map<string, ICredentialType>([[credential.name, credential]]);
 	const nodeTypes: INodeTypes = {
 		getByName: (type: string): INodeType | IVersionedNodeType => {
-			const found = nodes[type];
+			const found = nodes[type] ?? extraNodeTypes[type];
 			if (!found) throw new Error(`Unknown node type ${type}`);
 			return found;
 		},
 		getByNameAndVersion: (type: string, version?: number): INodeType => {
-			const found = nodes[type];
+			const found = nodes[type] ?? extraNodeTypes[type];
 			if (!found) throw new Error(`Unknown node type ${type}`);
 			return NodeHelpers.getVersionedNodeType(found, version);
 		},

@@ -1,6 +1,7 @@
 import {
 	NodeOperationError,
 	sleep,
+	type ICredentialsDecrypted,
 	type IDataObject,
 	type IExecuteFunctions,
 	type IHttpRequestOptions,
@@ -82,7 +83,13 @@ function bodyBytes(body: IDataObject): number {
 	return new TextEncoder().encode(JSON.stringify(body)).byteLength;
 }
 
-async function attempt(this: JobSearchContext, url: string, body: IDataObject, timeoutMs: number): Promise<Attempt> {
+async function attempt(
+	this: JobSearchContext,
+	url: string,
+	body: IDataObject,
+	credentials: ICredentialsDecrypted,
+	timeoutMs: number,
+): Promise<Attempt> {
 	// axios's `timeout` is reset by every byte that arrives, so a host that trickles a byte now
 	// and then would hold the request forever: this deadline bounds the whole attempt.
 	const deadline = AbortSignal.timeout(Math.max(1, timeoutMs));
@@ -114,6 +121,7 @@ async function attempt(this: JobSearchContext, url: string, body: IDataObject, t
 			context,
 			CREDENTIAL_NAME,
 			request,
+			{ credentialsDecrypted: credentials },
 		)) as FullResponse;
 		return { kind: 'answer', response };
 	} catch (error) {
@@ -168,6 +176,15 @@ export async function callTool<T = IDataObject>(
 	const maxRetries = Math.floor(bounded(options.maxRetries, DEFAULT_MAX_RETRIES, MAX_RETRIES_CEILING));
 	const maxWaitMs = bounded(options.maxRetryWaitMs, DEFAULT_MAX_RETRY_WAIT_MS);
 	const timeoutMs = bounded(options.timeoutMs, REQUEST_TIMEOUT_MS) || REQUEST_TIMEOUT_MS;
+	// n8n's helper would read the credential again on every attempt (in n8n a database read and
+	// a decryption): hand it the one just read, once per call.
+	const reference = node.credentials?.[CREDENTIAL_NAME];
+	const decrypted: ICredentialsDecrypted = {
+		id: reference?.id ?? '',
+		name: reference?.name ?? '',
+		type: CREDENTIAL_NAME,
+		data: credentials as ICredentialsDecrypted['data'],
+	};
 	const circumstances = { tool, itemIndex: options.itemIndex };
 
 	const problem = unsendable(body);
@@ -191,7 +208,7 @@ export async function callTool<T = IDataObject>(
 	let waitedMs = 0;
 	for (;;) {
 		await options.beforeAttempt?.();
-		const outcome = await attempt.call(this, url, body, timeoutMs);
+		const outcome = await attempt.call(this, url, body, decrypted, timeoutMs);
 		let verdict = judge(outcome);
 		if (verdict === 'success') {
 			const { response } = outcome as { response: FullResponse };
