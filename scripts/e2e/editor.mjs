@@ -159,7 +159,9 @@ try {
 	const count = Number(/(\d+)\s+items?/.exec(outputText)?.[1] ?? 0);
 	if (count < 1) throw new Error(`the output panel shows no items: ${outputText.slice(0, 300)}`);
 	if (/error|problem/i.test(outputText.split('\n').slice(0, 5).join(' '))) throw new Error(`the output panel shows an error: ${outputText.slice(0, 300)}`);
-	say(`output panel: ${count} items`);
+	const uid = /\b\d{12,}\b/.exec(outputText)?.[0];
+	if (!uid) throw new Error(`the output panel shows no job uid: ${outputText.slice(0, 300)}`);
+	say(`output panel: ${count} items, first job ${uid}`);
 } finally {
 	await browser.close();
 }

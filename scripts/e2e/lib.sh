@@ -71,7 +71,10 @@ ensure_n8n() { # sets N8N_DIR and n8n_bin
 	rm -rf "$N8N_DIR.partial"
 	mkdir -p "$N8N_DIR.partial"
 	cp "$e2e_dir/n8n/package.json" "$e2e_dir/n8n/package-lock.json" "$e2e_dir/n8n/.npmrc" "$N8N_DIR.partial/"
-	(cd "$N8N_DIR.partial" && npm install --no-audit --no-fund --loglevel=error >install.log 2>&1) ||
+	# Without the npm_config_* that `npm run` exports (this repo's ignore-scripts=true among them):
+	# n8n needs its install scripts (sqlite3's native module).
+	(cd "$N8N_DIR.partial" && env $(env | grep -o '^npm_config_[^=]*' | sed 's/^/-u /') \
+		npm install --no-audit --no-fund --ignore-scripts=false --loglevel=error >install.log 2>&1) ||
 		{ tail -20 "$N8N_DIR.partial/install.log" >&2; die "n8n install failed (log: $N8N_DIR.partial/install.log)"; }
 	touch "$N8N_DIR.partial/.installed"
 	rm -rf "$N8N_DIR"

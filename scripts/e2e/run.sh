@@ -39,6 +39,7 @@ apt_pid=$!
 pids+=($apt_pid)
 build_and_pack
 wait $apt_pid || { cat "$work/apt.log" >&2; die "installing chromium/redis-server failed"; }
+stop_pid $apt_pid # already exited: only forgets its pid
 ensure_n8n
 log "prerequisites ready after $((SECONDS - started)) s"
 
@@ -61,7 +62,7 @@ for (const t of ["jobSearch", "jobSearchTrigger", "jobSearchTool"]) {
 console.log("  loaded jobSearch, jobSearchTrigger and the jobSearchTool AI tool variant");' "$work/nodes.json"
 
 step "n8n execute: Search Jobs -> Get Job"
-N8N_LOG_FORMAT=json n8n_cli execute --id=jobSearchE2E01 --rawOutput >"$work/execute.log" 2>&1 || true
+N8N_LOG_FORMAT=json N8N_RUNNERS_BROKER_PORT="$(free_port)" n8n_cli execute --id=jobSearchE2E01 --rawOutput >"$work/execute.log" 2>&1 || true
 node "$e2e_dir/check-execute.mjs" "$work/execute.log" "$n8n_key" "Search Jobs" "Get Job"
 
 step "queue mode: redis-server, n8n main and one worker"
@@ -95,6 +96,7 @@ N8N_URL="$n8n_url" OWNER_EMAIL="$owner_email" OWNER_PASSWORD="$owner_password" S
 	EDITOR_WORKFLOW=jobSearchE2E04 node "$e2e_dir/editor.mjs" 2>&1 | sed -u 's/^/  editor | /' || editor_status=$?
 queue_status=0
 wait $queue_pid || queue_status=$?
+stop_pid $queue_pid # already exited: only forgets its pid
 [ "$editor_status" -eq 0 ] || die "editor check failed (screenshots in $shots)"
 [ "$queue_status" -eq 0 ] || die "queue-mode check failed"
 if grep -F "$n8n_key" "$work"/*.log >/dev/null; then die "the API key appears in a log"; fi
