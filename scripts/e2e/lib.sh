@@ -157,23 +157,36 @@ start_n8n() { # <log file> [NAME=value...] <command> [args...]
 	pids+=($!)
 }
 
-wait_http() { # <url> <seconds> <what>: waits for a 200
-	local deadline=$((SECONDS + $2))
-	until curl -fsS -o /dev/null "$1" 2>/dev/null; do
-		[ $SECONDS -lt $deadline ] || die "$3 did not answer $1 within $2 s"
-		sleep 0.5
-	done
+wait_http() { # <url> <seconds> <what>: waits for a 200 (node's fetch: no curl needed)
+	node -e '
+const [url, seconds] = [process.argv[1], Number(process.argv[2])];
+const deadline = Date.now() + seconds * 1000;
+(async () => {
+	for (;;) {
+		try { if ((await fetch(url)).ok) return; } catch {}
+		if (Date.now() > deadline) process.exit(1);
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+})();' "$1" "$2" || die "$3 did not answer $1 within $2 s"
 }
 
 # The owner account, created through n8n's REST API as the setup screen does.
 owner_email="owner@example.com"
 owner_password="JobSearch-e2e-1"
 setup_owner() { # <n8n base url>: retried while n8n registers its routes after /healthz answers
-	for _ in $(seq 1 120); do
-		curl -fsS -o /dev/null -H 'content-type: application/json' -H 'browser-id: job-search-setup' \
-			-d "{\"email\":\"$owner_email\",\"firstName\":\"Job\",\"lastName\":\"Search\",\"password\":\"$owner_password\"}" \
-			"$1/rest/owner/setup" 2>/dev/null && return 0
-		sleep 0.5
-	done
-	die "owner setup failed at $1"
+	node -e '
+const [url, email, password] = process.argv.slice(1);
+const deadline = Date.now() + 60_000;
+(async () => {
+	for (;;) {
+		const response = await fetch(`${url}/rest/owner/setup`, {
+			method: "POST",
+			headers: { "content-type": "application/json", "browser-id": "job-search-setup" },
+			body: JSON.stringify({ email, firstName: "Job", lastName: "Search", password }),
+		}).catch(() => undefined);
+		if (response?.ok) return;
+		if (Date.now() > deadline) { console.error(`owner setup: ${response?.status} ${await response?.text()}`); process.exit(1); }
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+})();' "$1" "$owner_email" "$owner_password" || die "owner setup failed at $1"
 }
