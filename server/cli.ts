@@ -14,7 +14,12 @@ const USAGE = `Usage: npm run server -- [--port <p>] [--accounts <file>] [--jobs
   --seed         seed of the job generator (default 1)
   --faults       enable fault injection (X-Fault: 500 | drop | delay=<ms>)
   --live         new jobs keep arriving, visible after a 5 to 15 minute ingestion lag
+  --live-fast    live mode for end-to-end tests and npm run dev: a new job every 10 s,
+                 visible after a 5 to 40 s lag
   --admin-token  token for /admin/* (default random, printed)`;
+
+/** Short lags so a polling trigger sees arrivals within a minute (end-to-end tests, `npm run dev`). */
+const LIVE_FAST = { postingsPerHour: 360, minLagMs: 5_000, maxLagMs: 40_000 };
 
 function fail(message: string): never {
 	console.error(`${message}\n\n${USAGE}`);
@@ -56,6 +61,7 @@ async function main(): Promise<void> {
 				seed: { type: 'string' },
 				faults: { type: 'boolean' },
 				live: { type: 'boolean' },
+				'live-fast': { type: 'boolean' },
 				'admin-token': { type: 'string' },
 				help: { type: 'boolean' },
 			},
@@ -73,7 +79,7 @@ async function main(): Promise<void> {
 		jobs: integerOption('jobs', values.jobs, 2000),
 		seed: integerOption('seed', values.seed, 1),
 		faults: values.faults === true,
-		live: values.live ? {} : undefined,
+		live: values['live-fast'] ? LIVE_FAST : values.live ? {} : undefined,
 		adminToken: values['admin-token'],
 	}).catch((error: Error) => fail(error.message));
 	// Scripts wait for exactly this first line before they talk to the server.

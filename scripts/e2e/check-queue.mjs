@@ -1,0 +1,122 @@
+// Queue mode, against n8n main + one worker on Redis and a reference server in fast live mode:
+// 1. a published webhook workflow (Webhook -> Search Jobs -> Get Job) answers with the jobs, and
+//    its execution ran on the worker;
+// 2. a published Job Search Trigger polling every minute (the polls run on main) delivers every
+//    job posted after its activation exactly once, as one item, and none of the jobs that were
+//    already visible when it was activated;
+// 3. no execution of either workflow failed.
+// Configured by environment variables set in run.sh.
+import { readFileSync } from 'fs';
+import { login } from './n8n-api.mjs';
+
+const env = (name) => process.env[name] ?? (console.error(`check-queue: ${name} is not set`), process.exit(2));
+const n8nUrl = env('N8N_URL');
+const serverUrl = env('SERVER_URL');
+const checkerKey = env('CHECKER_KEY');
+const n8nDir = env('N8N_DIR');
+const mainLog = env('MAIN_LOG');
+const workerLog = env('WORKER_LOG');
+const [triggerId, webhookId] = [env('TRIGGER_WORKFLOW'), env('WEBHOOK_WORKFLOW')];
+const minSeconds = Number(process.env.TRIGGER_MIN_SECONDS ?? 200);
+const maxSeconds = Number(process.env.TRIGGER_MAX_SECONDS ?? 330);
+// The server's --live-fast lag is 5 to 40 s; polls run every minute; an execution takes seconds.
+const MAX_LAG_MS = 40_000;
+const DUE_AFTER_MS = MAX_LAG_MS + 60_000 + 15_000;
+
+const say = (message) => console.log(`[${new Date().toISOString().slice(11, 19)}]   ${message}`);
+function fail(message) {
+	console.error(`queue mode: ${message}`);
+	process.exit(1);
+}
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function serverJobs(fromMs) {
+	const response = await fetch(`${serverUrl}/v1/search_jobs`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', authorization: `Bearer ${checkerKey}` },
+		body: JSON.stringify({ fromDate: new Date(fromMs).toISOString(), limit: 10000 }),
+	});
+	if (!response.ok) fail(`reference server search: ${response.status} ${await response.text()}`);
+	return (await response.json()).data.jobs;
+}
+
+const api = await login(n8nUrl, env('OWNER_EMAIL'), env('OWNER_PASSWORD'));
+
+// 1. Webhook on the worker.
+await api.publish(webhookId);
+const hook = await fetch(`${n8nUrl}/webhook/job-search-e2e`, {
+	method: 'POST',
+	headers: { 'content-type': 'application/json' },
+	body: '{}',
+});
+const hookText = await hook.text();
+if (!hook.ok) fail(`webhook answered ${hook.status}: ${hookText.slice(0, 500)}`);
+const hookItems = [JSON.parse(hookText)].flat();
+if (hookItems.length !== 2 || hookItems.some((job) => typeof job.uid !== 'string' || typeof job.description !== 'string')) {
+	fail(`webhook: expected the 2 jobs of Get Job, got ${hookText.slice(0, 500)}`);
+}
+const [hookExecution] = await api.executions(webhookId);
+if (!hookExecution) fail('webhook: no execution recorded');
+say(`webhook: ${hookItems.length} jobs from Get Job (execution ${hookExecution.id}, ${hookExecution.status})`);
+
+// 2. Trigger polling on main.
+const activatedFrom = Date.now();
+await api.publish(triggerId);
+const activatedBy = Date.now();
+say(`trigger published; waiting at least ${minSeconds} s for its polls`);
+const received = new Map(); // uid -> execution ids
+const read = new Set();
+let executions = [];
+for (;;) {
+	await sleep(10_000);
+	const elapsed = (Date.now() - activatedFrom) / 1000;
+	executions = await api.executions(triggerId);
+	for (const execution of executions) {
+		if (read.has(execution.id)) continue;
+		if (['error', 'crashed', 'canceled'].includes(execution.status)) fail(`trigger execution ${execution.id} ${execution.status}`);
+		if (execution.status !== 'success') continue;
+		read.add(execution.id);
+		const { data } = await api.execution(execution.id, n8nDir);
+		const items = data.resultData.runData['Job Search Trigger']?.[0]?.data?.main?.[0] ?? [];
+		for (const { json } of items) {
+			if (typeof json.uid !== 'string') fail(`trigger execution ${execution.id} emitted an item without uid`);
+			if (received.has(json.uid)) fail(`job ${json.uid} arrived twice (executions ${received.get(json.uid)} and ${execution.id})`);
+			received.set(json.uid, execution.id);
+		}
+		say(`trigger execution ${execution.id}: ${items.length} jobs`);
+	}
+	const jobs = await serverJobs(activatedFrom - 10 * 60_000);
+	const known = new Map(jobs.map((job) => [job.uid, Date.parse(job.createdAt)]));
+	for (const [uid, execution] of received) {
+		const created = known.get(uid);
+		if (created === undefined) fail(`execution ${execution} emitted ${uid}, which was posted long before activation`);
+		if (created < activatedFrom - MAX_LAG_MS - 1_000) {
+			fail(`execution ${execution} emitted ${uid}, posted ${new Date(created).toISOString()}: visible before activation, so not new`);
+		}
+	}
+	const due = jobs.filter((job) => {
+		const created = Date.parse(job.createdAt);
+		return created > activatedBy && created <= Date.now() - DUE_AFTER_MS;
+	});
+	const missing = due.filter((job) => !received.has(job.uid));
+	if (elapsed >= minSeconds && missing.length === 0 && due.length >= 5) {
+		say(`trigger: all ${due.length} jobs due by now arrived once each (${received.size} in all, ${read.size} executions, ${elapsed.toFixed(0)} s)`);
+		break;
+	}
+	if (elapsed > maxSeconds) {
+		fail(`after ${elapsed.toFixed(0)} s, ${missing.length} of ${due.length} jobs due never arrived: ${missing.map((j) => `${j.uid} (${j.createdAt})`).join(', ')}`);
+	}
+}
+
+// 3. Nothing failed; the trigger polled on main and the executions ran on the worker.
+for (const execution of [...(await api.executions(webhookId)), ...executions]) {
+	if (!['success', 'running', 'new'].includes(execution.status)) fail(`execution ${execution.id} of workflow ${execution.workflowId}: ${execution.status}`);
+}
+const main = readFileSync(mainLog, 'utf8');
+const worker = readFileSync(workerLog, 'utf8');
+if (!main.includes('Job Search Trigger:')) fail('main logged no Job Search Trigger poll');
+if (worker.includes('Job Search Trigger:')) fail('the worker ran a Job Search Trigger poll: polls belong on main');
+for (const id of [hookExecution.id, ...read]) {
+	if (!new RegExp(`execution[^\\n]*\\b${id}\\b`, 'i').test(worker)) fail(`execution ${id} does not appear in the worker's log`);
+}
+say(`no failed executions; the trigger polled on main; ${read.size + 1} executions ran on the worker`);

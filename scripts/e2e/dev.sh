@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# `npm run dev`: the package in a real n8n 2.8.4 editor, against the reference server.
+# Builds and packs the package, starts the reference server in fast live mode (a new job every
+# 10 s), installs the package into a fresh n8n user folder, imports a ready "Job Search API"
+# credential pointing at the server and both examples/, creates the owner account, starts n8n
+# and prints the URL and the login. On every change under nodes/ or credentials/ it rebuilds,
+# reinstalls and restarts n8n (reload the browser page). Ctrl-C stops everything it started and
+# removes the user folder. N8N_PORT picks the editor's port (default 5678).
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/../.." && pwd)"
+# shellcheck source=lib.sh
+source "$repo/scripts/e2e/lib.sh"
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/job-search-dev.XXXXXX")"
+port="${N8N_PORT:-5678}"
+finish() {
+	stop_all
+	rm -rf "$work"
+	log "stopped n8n and the reference server"
+}
+trap finish EXIT
+trap 'exit 0' INT TERM
+
+node -e 'const s=require("net").createServer().once("error",()=>process.exit(1)).listen(process.argv[1],"127.0.0.1",()=>s.close())' "$port" ||
+	die "port $port is taken: set N8N_PORT to a free one"
+
+ensure_n8n
+log "building and packing the package"
+build_and_pack
+user="$work/user"
+install_package "$user"
+n8n_env "$user"
+start_server --live-fast
+log "reference server (fast live mode) at $server_url"
+write_credential "$work/credentials.json"
+mkdir -p "$work/examples"
+for example in "$repo"/examples/*.json; do
+	node -e '
+const [file, out] = process.argv.slice(1);
+const workflow = JSON.parse(require("fs").readFileSync(file, "utf8"));
+for (const node of workflow.nodes) {
+	if (node.credentials?.jobSearchApi) node.credentials.jobSearchApi = { id: "jobSearchLocal", name: "Job Search API (reference server)" };
+}
+require("fs").writeFileSync(out, JSON.stringify(workflow));' "$example" "$work/examples/$(basename "$example")"
+done
+n8n_cli import:credentials --input="$work/credentials.json" >"$work/import.log" 2>&1 || { cat "$work/import.log"; die "import:credentials failed"; }
+n8n_cli import:workflow --separate --input="$work/examples" >>"$work/import.log" 2>&1 || { cat "$work/import.log"; die "import:workflow failed"; }
+
+url="http://127.0.0.1:$port"
+start_editor() {
+	start_n8n "$work/n8n.log" N8N_PORT="$port" N8N_RUNNERS_BROKER_PORT="$(free_port)" start
+	n8n_pid=${pids[-1]}
+	wait_http "$url/healthz" 120 "n8n"
+}
+start_editor
+setup_owner "$url"
+
+cat <<EOF
+
+  n8n editor:  $url
+  login:       $owner_email / $owner_password
+  credential:  "Job Search API (reference server)" -> $server_url (fast live mode)
+  workflows:   $(ls "$repo"/examples/*.json | xargs -n1 basename | tr '\n' ' ')
+  n8n log:     $work/n8n.log
+
+  Watching nodes/ and credentials/: a change rebuilds the package and restarts n8n.
+  Ctrl-C stops everything.
+
+EOF
+
+stamp="$work/built"
+touch "$stamp"
+while true; do
+	sleep 1
+	changed="$(find "$repo/nodes" "$repo/credentials" -type f -newer "$stamp" -print -quit 2>/dev/null || true)"
+	[ -n "$changed" ] || continue
+	sleep 0.5 # let an editor finish writing the other files of one save
+	touch "$stamp"
+	log "changed: ${changed#"$repo"/}; rebuilding"
+	rm -f "$work"/n8n-nodes-job-search-*.tgz
+	if ! (build_and_pack) >"$work/build.log" 2>&1; then
+		cat "$work/build.log"
+		log "build failed; n8n keeps the previous build. Fix and save again."
+		continue
+	fi
+	tarball="$(ls "$work"/n8n-nodes-job-search-*.tgz)"
+	stop_pid "$n8n_pid"
+	install_package "$user"
+	start_editor
+	log "n8n restarted with the new build: reload $url"
+done
