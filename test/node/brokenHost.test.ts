@@ -30,6 +30,7 @@ describe('a 2xx that is not the service envelope', () => {
 		['a list', [1, 2], 'a JSON list instead of an object'],
 		['data without a jobs list', { data: { total: 3 }, usage: envelope.usage }, 'JSON without a "data.jobs" list'],
 		['jobs that are not a list', { data: { jobs: 'none' }, usage: envelope.usage }, 'JSON without a "data.jobs" list'],
+		['jobs without a total', { data: { jobs: [] }, usage: envelope.usage }, 'JSON without an integer "data.total"'],
 		['no usage', { data: envelope.data }, 'JSON without a "usage" object'],
 		[
 			'a consumedMicrocents that is not an integer',

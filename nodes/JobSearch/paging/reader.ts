@@ -129,8 +129,10 @@ export class Reader {
 				toMs = toMs! - 1;
 				continue;
 			}
-			// The jobs already read at the boundary come back first: ask for a page beyond them.
-			const budgeted = Math.max(1, Math.min(pageRows ?? this.limits.rowsPerRequest, this.maxRows - this.rows));
+			// The jobs already read at the boundary come back first: ask for a page beyond them, and
+			// no more than the window has left, so a caller's worst-case credit check is not overstated.
+			const left = rangeTotal === undefined ? Number.POSITIVE_INFINITY : rangeTotal - shown.size;
+			const budgeted = Math.max(1, Math.min(pageRows ?? this.limits.rowsPerRequest, this.maxRows - this.rows, left));
 			const limit = Math.min(MAX_ROWS_PER_CALL, known + budgeted);
 			const page = await this.fetch({ fromMs, toMs, limit });
 			if (!page) return { complete: false, unread: { fromMs, toMs } };

@@ -8,6 +8,12 @@ export interface ToolUsage {
 	remainingMicrocents: number;
 }
 
+/** search_jobs' `data`, as checkEnvelope guarantees it. */
+export interface SearchJobsData {
+	jobs: IDataObject[];
+	total: number;
+}
+
 /** A successful answer of the service: the spec's `{ data, usage }` envelope. */
 export interface ToolResult<T = IDataObject> {
 	data: T;
@@ -32,8 +38,9 @@ function describeText(text: string): string {
 /**
  * Checks that a 2xx body is the service's envelope (spec 2): a `data` object, integer
  * `usage.consumedMicrocents` and `usage.remainingMicrocents`, and for search_jobs a `data.jobs`
- * list. An HTML page from a proxy, `{}` or any other shape is not a success: taken as one, it
- * would output nothing (or `{}`) and hide that the node is not talking to the service.
+ * list and an integer `data.total`. An HTML page from a proxy, `{}` or any other shape is not a
+ * success: taken as one, it would output nothing (or `{}`) and hide that the node is not talking
+ * to the service.
  */
 export function checkEnvelope<T>(tool: ToolName, body: unknown): EnvelopeCheck<T> {
 	if (body === undefined || body === null) return { ok: false, problem: 'an empty body' };
@@ -42,6 +49,10 @@ export function checkEnvelope<T>(tool: ToolName, body: unknown): EnvelopeCheck<T
 	if (!isObject(body.data)) return { ok: false, problem: 'JSON without a "data" object' };
 	if (tool === 'search_jobs' && !Array.isArray(body.data.jobs)) {
 		return { ok: false, problem: 'JSON without a "data.jobs" list' };
+	}
+	// Return All and the trigger's late-job check both stop on `total`: an answer without it is not the service's.
+	if (tool === 'search_jobs' && !Number.isSafeInteger(body.data.total)) {
+		return { ok: false, problem: 'JSON without an integer "data.total"' };
 	}
 	const usage = body.usage;
 	if (!isObject(usage)) return { ok: false, problem: 'JSON without a "usage" object' };

@@ -28,7 +28,7 @@ import {
 import { USER_AGENT } from './version';
 
 export { errorDetails, operationError, type ServiceErrorDetails, type FailureCause } from './errors';
-export { checkEnvelope, type ToolResult, type ToolUsage } from './envelope';
+export { checkEnvelope, type SearchJobsData, type ToolResult, type ToolUsage } from './envelope';
 export { redact } from './secret';
 export { USER_AGENT, PACKAGE_VERSION } from './version';
 

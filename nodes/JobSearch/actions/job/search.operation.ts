@@ -11,6 +11,7 @@ import {
 	DEFAULT_TOOL_MAX_JOBS,
 	TOOL_DESCRIPTION_CHARS,
 	compactJob,
+	errorItem,
 	isToolCall,
 	simplifyJob,
 	toolDescriptionProperty,
@@ -18,9 +19,11 @@ import {
 	withUsage,
 } from '../../output';
 import { PRICE_MICROCENTS, formatUsd } from '../../pricing';
+import type { SearchJobsData, ToolResult, ToolUsage } from '../../transport';
 import { operationError } from '../../transport/errors';
 import { checkAdditionalFilters } from '../common/additionalFilters';
 import type { ItemRun } from '../types';
+import { walkBackThroughTime } from './walk';
 
 const show = { resource: ['job'], operation: ['search'] };
 
@@ -41,7 +44,7 @@ export const description: INodeProperties[] = [
 		description: 'Whether to return all results or only up to a given limit',
 	},
 	{
-		displayName: `Return All asks for the service maximum of ${MAX_ROWS_PER_CALL.toLocaleString('en-US')} rows per item, and every returned row is billed (${formatUsd(PRICE_MICROCENTS.search_jobs)} each, up to ${formatUsd(MAX_ROWS_PER_CALL * PRICE_MICROCENTS.search_jobs)}). Prefer a Limit.`,
+		displayName: `Return All reads every matching job, newest first, ${MAX_ROWS_PER_CALL.toLocaleString('en-US')} per request. Every row is billed: ${formatUsd(PRICE_MICROCENTS.search_jobs)} a job, ${formatUsd(MAX_ROWS_PER_CALL * PRICE_MICROCENTS.search_jobs)} per ${MAX_ROWS_PER_CALL.toLocaleString('en-US')} jobs. Cap a run with Max Credit per Execution in Options, or prefer a Limit.`,
 		name: 'returnAllNotice',
 		type: 'notice',
 		default: '',
@@ -111,31 +114,45 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): SearchReque
 	return { body: body as IDataObject, returnAll, simplify, tool };
 }
 
-/** The hint shown when Return All got fewer rows than matched: the service stops at its maximum. */
-export function returnAllHintMessage(total: number, returned: number, itemIndex: number): string {
-	const more = (total - returned).toLocaleString('en-US');
-	return `Return All got ${returned.toLocaleString('en-US')} jobs, the service maximum per search, but ${more} more matched [item ${itemIndex}]. Narrow the filters or the search period to get them all, for example with several searches over shorter periods.`;
-}
-
-interface SearchData {
-	jobs?: IDataObject[];
-	total?: number;
+/** What to tell the user when Return All stopped part-way: what it had read and paid for. */
+function interruptedNote(read: number, total: number): string {
+	return `Return All had read ${read.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} matching jobs (billed) when this stopped it. With "On Error" set to continue, the node outputs those jobs and then an error item.`;
 }
 
 export async function send(this: IExecuteFunctions, run: ItemRun, request: SearchRequest): Promise<INodeExecutionData[]> {
 	const { itemIndex, options } = run;
-	const { data, usage } = await run.call<SearchData>('search_jobs', request.body);
-	const returned = data.jobs ?? [];
-	if (request.returnAll && typeof data.total === 'number' && data.total > returned.length) {
-		// Feature-detected: contexts that run the node without an output pane may lack it.
-		this.addExecutionHints?.({ message: returnAllHintMessage(data.total, returned.length, itemIndex), location: 'outputPane' });
+	let jobs: IDataObject[];
+	let total: number;
+	let usage: ToolUsage;
+	let stoppedBy: Error | undefined;
+	if (request.returnAll) {
+		const walk = await walkBackThroughTime(run, request.body);
+		({ jobs, total, usage } = walk);
+		stoppedBy = walk.interruptedBy;
+		for (const message of walk.warnings) this.addExecutionHints?.({ message: `${message} [item ${itemIndex}]`, location: 'outputPane' });
+		if (stoppedBy && !this.continueOnFail()) {
+			const error = stoppedBy as Error & { description?: string };
+			error.description = [error.description, interruptedNote(jobs.length, total)].filter(Boolean).join(' ');
+			throw error;
+		}
+	} else {
+		const result = (await run.call('search_jobs', request.body)) as ToolResult<SearchJobsData>;
+		({ jobs, total } = result.data);
+		usage = result.usage;
 	}
-	const shape = request.simplify ? (request.tool ? compactJob : simplifyJob) : (job: IDataObject) => job;
-	const jobs = returned.map((job) => shape(job));
+	const shape = request.simplify ? (request.tool ? compactJob : simplifyJob) : undefined;
+	// Shaped in place: a walk of 50,000 rows keeps one array, not a second copy of every page.
+	if (shape) for (let i = 0; i < jobs.length; i++) jobs[i] = shape(jobs[i]);
 	const usageToShow = options.includeUsage ? usage : undefined;
 	const pairedItem = { item: itemIndex };
-	if (options.output === 'wholeResponse') {
-		return [{ json: withUsage({ jobs, total: data.total ?? jobs.length }, usageToShow), pairedItem }];
+	const output: INodeExecutionData[] =
+		options.output === 'wholeResponse'
+			? [{ json: withUsage({ jobs, total }, usageToShow), pairedItem }]
+			: withCallUsage(jobs, usageToShow).map((json) => ({ json, pairedItem }));
+	if (stoppedBy) {
+		const item = errorItem(stoppedBy, itemIndex);
+		item.json.description = [item.json.description, interruptedNote(jobs.length, total)].filter(Boolean).join(' ');
+		output.push(item);
 	}
-	return withCallUsage(jobs, usageToShow).map((json) => ({ json, pairedItem }));
+	return output;
 }

@@ -1,0 +1,54 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { MAX_ROWS_PER_CALL } from '../../filters';
+import { Reader, type FetchPage } from '../../paging/reader';
+import type { SearchJobsData, ToolResult, ToolUsage } from '../../transport';
+import type { ItemRun } from '../types';
+
+/** What Return All read: every job once, in the service's order. */
+export interface Walk {
+	jobs: IDataObject[];
+	/** The first page's `total`: every match of the search when the walk began. */
+	total: number;
+	/** Summed over the pages; what is left after the last one. */
+	usage: ToolUsage;
+	/** The failure that stopped the walk after its first page; the jobs read so far are paid for. */
+	interruptedBy?: Error;
+	warnings: string[];
+}
+
+/**
+ * Return All past the service's 10,000 rows per call: the search is read newest first, and each
+ * further page asks for the same search with `toDate` = the oldest createdAt already read. The
+ * shared Reader re-reads the jobs of that inclusive boundary and drops them by uid, and stops once
+ * it holds the first page's `total` or a page comes back short. Every page goes through `run.call`,
+ * so the execution's Max Credit is checked before each one (for no more rows than are left).
+ */
+export async function walkBackThroughTime(run: ItemRun, body: IDataObject): Promise<Walk> {
+	let total: number | undefined;
+	const fetchPage: FetchPage = async ({ toMs, limit }) => {
+		const page: IDataObject = { ...body, limit };
+		// The user's own toDate is never earlier than a job already read, so this only narrows.
+		if (toMs !== undefined) page.toDate = new Date(toMs).toISOString();
+		const { data, usage } = (await run.call('search_jobs', page)) as ToolResult<SearchJobsData>;
+		total ??= data.total;
+		return { jobs: data.jobs, total: data.total, ...usage };
+	};
+	const reader = new Reader(fetchPage, {
+		rowsPerRequest: MAX_ROWS_PER_CALL,
+		maxRows: Number.POSITIVE_INFINITY,
+		deadlineMs: Number.POSITIVE_INFINITY,
+		now: () => Date.now(),
+	});
+	// The body's own searchPeriod, fromDate and toDate bound the window; the Reader only moves toDate.
+	await reader.readRange({ fromMs: Number.NEGATIVE_INFINITY });
+	const jobs: IDataObject[] = [];
+	for (const { job } of reader.jobs.values()) jobs.push(job);
+	return {
+		jobs,
+		total: total ?? jobs.length,
+		usage: { consumedMicrocents: reader.consumedMicrocents, remainingMicrocents: reader.remainingMicrocents ?? 0 },
+		interruptedBy: reader.interruptedBy,
+		warnings: reader.warnings,
+	};
+}

@@ -1,0 +1,201 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { HarnessCredentials } from '../harness';
+
+import { PRICE_MICROCENTS } from '../../nodes/JobSearch/pricing';
+import { createManualClock } from '../../server/clock';
+import type { Job } from '../../server/model';
+import { startBetweenPagesProxy, type BetweenPagesProxy } from './betweenPagesProxy';
+import { runJobSearch, search, startTestService, type TestService } from './helpers';
+
+const START_MS = Date.parse('2026-11-01T12:00:00.000Z');
+const mockClock = createManualClock(START_MS);
+// The node's waits (Retry-After, backoff) move the server's clock instead of passing in real time.
+jest.mock('n8n-workflow', () => ({
+	...jest.requireActual('n8n-workflow'),
+	sleep: async (ms: number) => {
+		mockClock.advance(ms);
+		await new Promise<void>((resolve) => setImmediate(resolve));
+	},
+}));
+
+const JOBS = 25_000;
+// Jobs posted in groups sharing one millisecond, so each 10,000-row page ends inside a group.
+const TIE_GROUP = 7;
+const ROW = PRICE_MICROCENTS.search_jobs;
+// The first page ends inside a group: the second re-reads that group's first jobs within its 10,000.
+const READ_IN_TWO_PAGES = 20_000 - (10_000 % TIE_GROUP);
+
+/** The service's order: newest createdAt first, ties by uid descending (uids are digit strings). */
+function serviceOrder(a: Job, b: Job): number {
+	const byTime = Date.parse(b.createdAt) - Date.parse(a.createdAt);
+	if (byTime !== 0) return byTime;
+	if (a.uid.length !== b.uid.length) return b.uid.length - a.uid.length;
+	return a.uid < b.uid ? 1 : -1;
+}
+
+async function serviceWithJobs(options: Parameters<typeof startTestService>[0] = {}): Promise<TestService> {
+	const service = await startTestService({ jobs: 0, clock: mockClock, faults: true, ...options });
+	service.server.admin.addJobs(
+		Array.from({ length: JOBS }, (_, i) => ({
+			createdAt: new Date(START_MS - 60_000 - Math.floor(i / TIE_GROUP) * 20_000).toISOString(),
+		})),
+	);
+	return service;
+}
+
+const expectedUids = (service: TestService): string[] =>
+	[...service.server.admin.visibleJobs()].sort(serviceOrder).map((job) => job.uid);
+
+const returnAll = (options: INodeParameters = {}): INodeParameters =>
+	search({ returnAll: true, basicFilters: { searchPeriod: '720' }, options });
+
+let service: TestService;
+let proxy: BetweenPagesProxy | undefined;
+let betweenPages: (n: number) => void = () => undefined;
+
+beforeAll(async () => {
+	service = await serviceWithJobs();
+});
+afterAll(async () => await service.server.close());
+beforeEach(async () => {
+	mockClock.set(START_MS);
+	betweenPages = () => undefined;
+	proxy = await startBetweenPagesProxy(service.server.url, (n) => betweenPages(n));
+});
+afterEach(async () => {
+	service.server.admin.clearFaults();
+	await proxy?.close();
+});
+
+/** An enterprise account whose requests pass the proxy, so a test can act between two pages. */
+async function throughProxy(): Promise<{ id: string; credentials: HarnessCredentials }> {
+	const { id, credentials } = await service.account('enterprise');
+	return { id, credentials: { ...credentials, baseUrl: proxy!.url } };
+}
+
+describe('Return All past the 10,000 rows of one call', () => {
+	it('returns every one of 25,000 matching jobs exactly once, in the service order, with pairedItem, within Max Credit', async () => {
+		const { id, credentials } = await throughProxy();
+		const before = service.server.admin.balance(id).totalMicrocents;
+		const capUsd = ((JOBS + 3 * TIE_GROUP) * ROW) / 1e8;
+		const run = await runJobSearch(returnAll({ maxCreditUsd: capUsd, includeUsage: true }), { credentials });
+
+		expect(run.error).toBeUndefined();
+		expect(run.output.map((item) => item.json.uid)).toEqual(expectedUids(service));
+		expect(run.output.every((item) => JSON.stringify(item.pairedItem) === '{"item":0}')).toBe(true);
+		const spent = before - service.server.admin.balance(id).totalMicrocents;
+		// Three pages; only the jobs sharing a boundary's millisecond are read (and paid) twice.
+		expect(proxy!.bodies).toHaveLength(3);
+		expect(spent).toBeGreaterThanOrEqual(JOBS * ROW);
+		expect(spent).toBeLessThanOrEqual((JOBS + 2 * (TIE_GROUP - 1)) * ROW);
+		expect((run.output[0].json.usage as IDataObject).consumedMicrocents).toBe(spent);
+		expect(run.output.slice(1).some((item) => item.json.usage !== undefined)).toBe(false);
+	});
+
+	it('asks each further page for the same search up to the oldest createdAt read, for no more rows than are left', async () => {
+		const { credentials } = await throughProxy();
+		const run = await runJobSearch(returnAll(), { credentials });
+		const [first, second, third] = proxy!.bodies;
+		expect(first).toEqual(expect.objectContaining({ searchPeriod: '30d', limit: 10_000 }));
+		expect(first.toDate).toBeUndefined();
+		expect(second).toEqual(expect.objectContaining({ searchPeriod: '30d', toDate: run.output[9_999].json.createdAt, limit: 10_000 }));
+		// The second page re-reads the jobs of its boundary millisecond first, so it brings fewer new ones.
+		expect(third.toDate).toBe(run.output[READ_IN_TWO_PAGES - 1].json.createdAt);
+		// The last page asks for what is left of the first page's total, plus its boundary's ties.
+		const tiesAtThird = run.output.slice(0, READ_IN_TWO_PAGES).filter((item) => item.json.createdAt === third.toDate).length;
+		expect(third.limit).toBe(JOBS - READ_IN_TWO_PAGES + tiesAtThird);
+	});
+
+	it('neither stalls nor repeats a job when jobs are removed from the index mid-walk', async () => {
+		const { credentials } = await throughProxy();
+		const uids = expectedUids(service);
+		const [boundary, unread] = [uids[9_999], uids[15_000]];
+		betweenPages = (n) => {
+			if (n === 1) service.server.admin.removeJobs([boundary, unread]);
+		};
+		try {
+			const run = await runJobSearch(returnAll(), { credentials });
+			expect(run.error).toBeUndefined();
+			// The boundary job was already read (and paid); the unread one is gone before its page.
+			expect(run.output.map((item) => item.json.uid)).toEqual(uids.filter((uid) => uid !== unread));
+		} finally {
+			service.server.admin.addJobs(
+				[boundary, unread].map((uid) => ({ uid, createdAt: new Date(START_MS - 60_000 - Math.floor(uids.indexOf(uid) / TIE_GROUP) * 20_000).toISOString() })),
+			);
+		}
+	});
+
+	it('retries a 500 in the middle of the walk and still returns every job once', async () => {
+		const { credentials } = await throughProxy();
+		betweenPages = (n) => {
+			if (n === 1) service.server.admin.injectFault({ kind: '500', tool: 'search_jobs' });
+		};
+		const run = await runJobSearch(returnAll(), { credentials });
+		expect(run.error).toBeUndefined();
+		expect(proxy!.bodies).toHaveLength(4);
+		expect(run.output.map((item) => item.json.uid)).toEqual(expectedUids(service));
+	});
+
+	it('fails on a 500 that outlasts the retries mid-walk, saying how many jobs it had read', async () => {
+		const { credentials } = await throughProxy();
+		betweenPages = (n) => {
+			if (n === 1) service.server.admin.injectFault({ kind: '500', tool: 'search_jobs', times: 10 });
+		};
+		const run = await runJobSearch(returnAll({ maxRetries: 1 }), { credentials });
+		expect(run.error?.message).toBe('The service had an internal error (still failing after 1 retry) [item 0]');
+		expect(run.error?.description).toContain('Return All had read 10,000 of 25,000 matching jobs (billed)');
+	});
+
+	it('with continue on fail, outputs the jobs read before a 500 that outlasts the retries, then an error item', async () => {
+		const { credentials } = await throughProxy();
+		betweenPages = (n) => {
+			if (n === 1) service.server.admin.injectFault({ kind: '500', tool: 'search_jobs', times: 10 });
+		};
+		const run = await runJobSearch(returnAll({ maxRetries: 1 }), { credentials, continueOnFail: true });
+		expect(run.output).toHaveLength(10_001);
+		expect(run.output.slice(0, 10_000).map((item) => item.json.uid)).toEqual(expectedUids(service).slice(0, 10_000));
+		const last = run.output[10_000];
+		expect(last.json).toEqual(expect.objectContaining({ httpCode: 500 }));
+		expect(last.json.description).toContain('Return All had read 10,000 of 25,000');
+		expect(last.pairedItem).toEqual({ item: 0 });
+	});
+
+	it('stops before a page that would pass Max Credit, naming the cap, and sends nothing more', async () => {
+		const { id, credentials } = await throughProxy();
+		const before = service.server.admin.balance(id).totalMicrocents;
+		const capUsd = ((20_000 + 3 * TIE_GROUP) * ROW) / 1e8;
+		const run = await runJobSearch(returnAll({ maxCreditUsd: capUsd }), { credentials });
+		expect(run.error?.message).toMatch(/^Stopped before Search Jobs: it could cost up to .* cap \[item 0\]$/);
+		expect(run.error?.description).toContain(`Return All had read ${READ_IN_TWO_PAGES.toLocaleString('en-US')} of 25,000`);
+		expect(proxy!.bodies).toHaveLength(2);
+		expect(before - service.server.admin.balance(id).totalMicrocents).toBeLessThanOrEqual(capUsd * 1e8);
+	});
+
+	it('with continue on fail, outputs the jobs read within Max Credit, then the credit-cap error item', async () => {
+		const { credentials } = await throughProxy();
+		const capUsd = ((20_000 + 3 * TIE_GROUP) * ROW) / 1e8;
+		const run = await runJobSearch(returnAll({ maxCreditUsd: capUsd }), { credentials, continueOnFail: true });
+		expect(run.output).toHaveLength(READ_IN_TWO_PAGES + 1);
+		expect(run.output.slice(0, READ_IN_TWO_PAGES).map((item) => item.json.uid)).toEqual(expectedUids(service).slice(0, READ_IN_TWO_PAGES));
+		expect(run.output[READ_IN_TWO_PAGES].json).toEqual(expect.objectContaining({ error_code: 'credit_cap_reached' }));
+	});
+});
+
+describe('Return All under a rate limit', () => {
+	let limited: TestService;
+	beforeAll(async () => {
+		limited = await serviceWithJobs({ rateLimits: { enterprise: { requests: 1, windowMs: 30_000 } } });
+	});
+	afterAll(async () => await limited.server.close());
+
+	it('waits out a 429 between pages, as long as it asks on the injected clock, and still returns every job once', async () => {
+		const { credentials } = await limited.account('enterprise');
+		const run = await runJobSearch(returnAll(), { credentials });
+		expect(run.error).toBeUndefined();
+		expect(run.output.map((item) => item.json.uid)).toEqual(expectedUids(limited));
+		// Two pages were refused once each and waited what the 429 asked (the rest of a 30 s window).
+		expect(mockClock.now() - START_MS).toBeGreaterThanOrEqual(2 * 30_000 - 2_000);
+		expect(mockClock.now() - START_MS).toBeLessThan(3 * 30_000);
+	});
+});
