@@ -1,8 +1,8 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { simplifyJob, withUsage } from '../JobSearch/output';
+import { simplifyJob, withCallUsage } from '../JobSearch/output';
 import { formatUsd } from '../JobSearch/pricing';
-import { callTool, operationError, type ToolUsage } from '../JobSearch/transport';
+import { callTool, type SearchJobsData, type ToolResult, type ToolUsage } from '../JobSearch/transport';
 import { DEFAULT_MAX_RETRY_WAIT_MS } from '../JobSearch/transport/tunables';
 import { runCycle, type CycleOutcome } from './cycle';
 import type { FetchPage } from '../JobSearch/paging/reader';
@@ -10,21 +10,19 @@ import { readSettings, type TriggerSettings } from './settings';
 import { readState, writeState } from './state';
 import { MANUAL_SAMPLE_SIZE, POLL_BUDGET_SHARE } from './tunables';
 
-interface SearchData {
-	jobs?: IDataObject[];
-	total?: number;
-}
-
 function toItems(jobs: IDataObject[], settings: TriggerSettings, usage: ToolUsage | undefined): INodeExecutionData[] {
 	const shown = settings.includeUsage ? usage : undefined;
-	return jobs.map((job) => ({ json: withUsage(settings.simplify ? simplifyJob(job) : job, shown) }));
+	return withCallUsage(
+		jobs.map((job) => (settings.simplify ? simplifyJob(job) : job)),
+		shown,
+	).map((json) => ({ json }));
 }
 
 /** "Fetch Test Event": a few recent matches to build the workflow with; the alert state stays as it was. */
 async function sample(this: IPollFunctions, settings: TriggerSettings): Promise<INodeExecutionData[][] | null> {
 	const body = { ...settings.filters, limit: MANUAL_SAMPLE_SIZE };
 	const { data, usage } = await callTool.call(this, 'search_jobs', body);
-	const jobs = (data as SearchData).jobs ?? [];
+	const jobs = (data as SearchJobsData).jobs;
 	this.logger.info(`${prefix.call(this)} test: ${jobs.length} sample jobs, spent ${formatUsd(usage.consumedMicrocents)}`);
 	return jobs.length > 0 ? [toItems(jobs, settings, usage)] : null;
 }
@@ -85,15 +83,10 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 	const fetchPage: FetchPage = async ({ fromMs, toMs, limit }) => {
 		const body: IDataObject = { ...settings.filters, fromDate: new Date(fromMs).toISOString(), limit };
 		if (toMs !== undefined) body.toDate = new Date(toMs).toISOString();
-		const { data, usage } = await callTool.call(this, 'search_jobs', body, { maxRetryWaitMs });
-		const { jobs, total } = data as SearchData;
-		// The late-job check trusts `total`: a body without it is not the service's answer.
-		if (!Array.isArray(jobs) || !Number.isSafeInteger(total)) {
-			throw operationError(this.getNode(), 'invalid_response', 'The host answered search_jobs without data.jobs and data.total', {
-				description: 'Check the credential\'s Base URL: it must point at the job search API itself, not a proxy or web page.',
-			});
-		}
-		return { jobs, total: total!, ...usage };
+		// The transport refuses a search answer without data.jobs and an integer data.total.
+		const { data, usage } = (await callTool.call(this, 'search_jobs', body, { maxRetryWaitMs })) as ToolResult<SearchJobsData>;
+		const { jobs, total } = data;
+		return { jobs, total, ...usage };
 	};
 
 	const staticData = this.getWorkflowStaticData('node');

@@ -19,7 +19,7 @@ export function simplifyProperty(displayOptions?: IDisplayOptions): INodePropert
 export function includeUsageOption(spentBy: 'call' | 'poll'): INodeProperties {
 	const description =
 		spentBy === 'poll'
-			? 'Whether to add a "usage" field to each job with the credit this poll consumed and the credit left (microcents and USD)'
+			? 'Whether to add a "usage" field with the credit this poll consumed and the credit left (microcents and USD). It is on the poll\'s first job only, so summing "usage" over the items counts each poll once.'
 			: 'Whether to add a "usage" field with the credit the call consumed and the credit left (microcents and USD). A search puts it on its first job only, so summing "usage" over the items counts each call once.';
 	return {
 		displayName: 'Include Usage',
