@@ -157,6 +157,14 @@ try {
 		);
 		const result = await outcome.jsonValue();
 		if (result !== 'ok') throw new Error(`executing the node: ${result}`);
+		// The item count shows before the table has drawn its rows (slower on a busy machine): wait for a job uid.
+		await page
+			.waitForFunction(
+				() => /\b\d{12,}\b/.test(document.querySelector('[data-test-id="ndv-output-panel"], [data-test-id="output-panel"]')?.innerText ?? ''),
+				{ timeout: 60_000 },
+			)
+			.catch(() => undefined);
+		await settle();
 		outputText = await page.$eval('[data-test-id="ndv-output-panel"], [data-test-id="output-panel"]', (el) => el.innerText);
 	});
 
