@@ -2,6 +2,7 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import type { INodeParameters } from 'n8n-workflow';
 
+import { PRICE_MICROCENTS } from '../../nodes/JobSearch/pricing';
 import { JOB_SEARCH_TRIGGER_TYPE, loadNodeTypes } from '../harness';
 import { createPoller } from '../harness/poll';
 import { DAY_START, FAKE_DATE_ONLY, HOUR, MINUTE, VERIFIED_CLIENTS, startHarnessed, type Harnessed, type TimeControl } from './scriptedDay';
@@ -74,6 +75,15 @@ describe('on activation and in the editor', () => {
 			expect(json.client).toBeUndefined();
 			expect(json.description).toBe(descriptions.get(String(json.uid)));
 		}
+	});
+
+	it('puts Include Usage on the first job of a poll only, with what the whole poll consumed', async () => {
+		h = await startHarnessed(time, DAY_START, { options: { firstPollHours: 48, includeUsage: true } }, { jobs: 3000 });
+		const first = await h.poller.poll();
+		expect(first.items.length).toBeGreaterThan(50);
+		const usage = first.items[0].json.usage as { consumedMicrocents: number };
+		expect(usage.consumedMicrocents).toBeGreaterThanOrEqual(first.items.length * PRICE_MICROCENTS.search_jobs);
+		expect(first.items.slice(1).filter((i) => i.json.usage !== undefined)).toEqual([]);
 	});
 
 	it('refuses a window key in Additional Filters before spending anything', async () => {
