@@ -16,6 +16,7 @@ const VARIANTS: Array<{ variant: Variant; name: string }> = [
 	{ variant: 'helper', name: "n8n's helper alone (httpRequestWithAuthentication)" },
 	{ variant: 'nodeNoSimplify', name: 'Job Search node, Simplify off' },
 	{ variant: 'node', name: 'Job Search node, Simplify on (default)' },
+	{ variant: 'nodeReturnAll', name: 'Job Search node, one item with Return All (walks back by page)' },
 ];
 
 // A full GC before each timed run, so that no run pays for collecting the previous one's output.

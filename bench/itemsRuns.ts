@@ -4,7 +4,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import type { IDataObject } from 'n8n-workflow';
 
-export type Variant = 'raw' | 'helper' | 'nodeNoSimplify' | 'node';
+export type Variant = 'raw' | 'helper' | 'nodeNoSimplify' | 'node' | 'nodeReturnAll';
 
 /** What one measurement of items.bench.ts turns into items: searches of `rowsPerWindow` rows over `windows`. */
 export interface ItemsTask {
@@ -98,5 +98,28 @@ export async function itemRunners(task: ItemsTask): Promise<Record<Variant, () =
 		return result.items.Search;
 	};
 
-	return { raw: async () => await rawRun(task), helper, nodeNoSimplify: node(false), node: node(true) };
+	// One input item, Return All over the whole span: the node walks back through time itself.
+	const walk = async (): Promise<unknown[]> => {
+		const result = await runWorkflow({
+			credentials,
+			nodes: [
+				{ name: 'Input', type: INPUT_TYPE, parameters: { items: '[{}]' } },
+				{
+					name: 'Search',
+					type: JOB_SEARCH_TYPE,
+					parameters: {
+						resource: 'job',
+						operation: 'search',
+						returnAll: true,
+						basicFilters: { fromDate: task.windows[task.windows.length - 1].fromDate, toDate: task.windows[0].toDate },
+					},
+				},
+			],
+			connections: chain('Input', 'Search'),
+		});
+		if (result.error) throw new Error(result.error.message);
+		return result.items.Search;
+	};
+
+	return { raw: async () => await rawRun(task), helper, nodeNoSimplify: node(false), node: node(true), nodeReturnAll: walk };
 }
