@@ -2,6 +2,7 @@ import fc from 'fast-check';
 
 import { FILTERS, INPUT_BOUNDS, boundsOf, preview, toJsonSchema, toolDefinitions, validate, type FilterSpec } from '../../nodes/JobSearch/filters';
 import { inputProblem } from '../../server/validation';
+import { propertyParameters } from '../support/property';
 
 const bounded = FILTERS.filter((f) => boundsOf(f).maxItems !== undefined || boundsOf(f).maxLength !== undefined);
 const lists = FILTERS.filter((f) => boundsOf(f).maxItems !== undefined);
@@ -62,7 +63,7 @@ describe('the filter schema bounds every list and every text', () => {
 		}
 	});
 
-	it('agrees with the server on text lengths around the bound (fast-check, seed 9)', () => {
+	it('agrees with the server on text lengths around the bound (fast-check)', () => {
 		const texts = bounded.filter((f) => boundsOf(f).maxLength !== undefined);
 		fc.assert(
 			fc.property(fc.constantFrom(...texts), fc.integer({ min: -3, max: 3 }), (spec, delta) => {
@@ -73,7 +74,7 @@ describe('the filter schema bounds every list and every text', () => {
 				expect(nodeRefuses).toBe(inputProblem('search_jobs', body) !== undefined);
 				expect(nodeRefuses).toBe(delta > 0);
 			}),
-			{ seed: 9, numRuns: 300 },
+			propertyParameters(300, 9),
 		);
 	});
 

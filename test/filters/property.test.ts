@@ -9,6 +9,7 @@ import {
 	type FilterSpec,
 } from '../../nodes/JobSearch/filters';
 import { inputProblem } from '../../server/validation';
+import { propertyParameters } from '../support/property';
 
 // The reference server validates search_jobs input with ajv over toJsonSchema(); these
 // properties tie the node's derivations to that very validator.
@@ -82,7 +83,7 @@ describe('the schema derivations agree with the server JSON Schema', () => {
 				if (problem) throw new Error(`${JSON.stringify(body)}\n${problem}`);
 				expect(validate(body)).toEqual([]);
 			}),
-			{ numRuns: 500 },
+			propertyParameters(500, 20261101),
 		);
 	});
 
@@ -97,7 +98,7 @@ describe('the schema derivations agree with the server JSON Schema', () => {
 					expect(serverProblem(body)).toBeDefined();
 				}
 			}),
-			{ numRuns: 3000 },
+			propertyParameters(3000, 20261102),
 		);
 		// A property that never sees a rejection proves nothing.
 		expect(rejected).toBeGreaterThan(1000);

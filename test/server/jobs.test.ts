@@ -4,6 +4,7 @@ import { createManualClock } from '../../server';
 import { compileQuery, search, searchByFullScan } from '../../server/search';
 import { JobStore } from '../../server/store';
 import { startTestServer, T0 } from './helpers';
+import { propertyParameters } from '../support/property';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -49,7 +50,7 @@ describe('the indexed search', () => {
 				const query = compileQuery(input, T0);
 				expect(search(store, query)).toEqual(searchByFullScan(store, query));
 			}),
-			{ numRuns: 150 },
+			propertyParameters(150, 20261103),
 		);
 	});
 });
