@@ -27,12 +27,7 @@ node -e 'const s=require("net").createServer().once("error",()=>process.exit(1))
 ensure_n8n
 log "building and packing the package"
 build_and_pack
-user="$work/user"
-install_package "$user"
-n8n_env "$user"
-start_server --live-fast
-log "reference server (fast live mode) at $server_url"
-write_credential "$work/credentials.json"
+prepare_workbench
 mkdir -p "$work/examples"
 for example in "$repo"/examples/*.json; do
 	node -e '

@@ -147,6 +147,17 @@ n8n_env() { # <user folder>
 
 n8n_cli() { node "$n8n_bin" "$@"; }
 
+# A fresh n8n user folder with the packed package installed, the reference server in fast live
+# mode and a credential for it written to $work/credentials.json (what test:e2e and dev share).
+prepare_workbench() {
+	user="$work/user"
+	install_package "$user"
+	n8n_env "$user"
+	start_server --live-fast
+	log "reference server (fast live mode) at $server_url"
+	write_credential "$work/credentials.json"
+}
+
 # Starts `n8n <command>` in the background with a log; extra env as NAME=value before the command.
 start_n8n() { # <log file> [NAME=value...] <command> [args...]
 	local logfile="$1"; shift

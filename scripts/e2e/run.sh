@@ -43,12 +43,7 @@ stop_pid $apt_pid # already exited: only forgets its pid
 ensure_n8n
 log "prerequisites ready after $((SECONDS - started)) s"
 
-user="$work/user"
-install_package "$user"
-n8n_env "$user"
-start_server --live-fast
-log "reference server (fast live mode) at $server_url"
-write_credential "$work/credentials.json"
+prepare_workbench
 n8n_cli import:credentials --input="$work/credentials.json" >"$work/import.log" 2>&1 || die "import:credentials failed"
 n8n_cli import:workflow --separate --input="$e2e_dir/workflows" >>"$work/import.log" 2>&1 || die "import:workflow failed"
 

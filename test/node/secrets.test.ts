@@ -8,6 +8,15 @@ import { startHeaderRecorder, startRedirectingFront } from './redirectingFront';
 import { answer, startScriptedHost } from './scriptedHost';
 import { redact } from '../../nodes/JobSearch/transport';
 
+/** Every console line from here on, instead of printed (restored by jest.restoreAllMocks). */
+function captureConsole(): string[] {
+	const lines: string[] = [];
+	for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+		jest.spyOn(console, method).mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' ')));
+	}
+	return lines;
+}
+
 let service: TestService;
 beforeAll(async () => {
 	service = await startTestService({ faults: true, rateLimits: { free: { requests: 1, windowMs: 300 } } });
@@ -51,12 +60,7 @@ describe('the API key', () => {
 	});
 
 	let logged: string[];
-	beforeEach(() => {
-		logged = [];
-		for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-			jest.spyOn(console, method).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' ')));
-		}
-	});
+	beforeEach(() => (logged = captureConsole()));
 	afterEach(() => jest.restoreAllMocks());
 
 	it('appears in no output item, error or log line, whatever fails', async () => {
@@ -102,12 +106,7 @@ describe('the API key', () => {
 describe('a host that echoes the Authorization header back', () => {
 	const key = 'gm_echoedKeyMustNeverComeBack42';
 	let logged: string[];
-	beforeEach(() => {
-		logged = [];
-		for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-			jest.spyOn(console, method).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' ')));
-		}
-	});
+	beforeEach(() => (logged = captureConsole()));
 	afterEach(() => jest.restoreAllMocks());
 
 	const usage = { consumedMicrocents: 0, remainingMicrocents: 1 };
