@@ -115,8 +115,9 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): SearchReque
 }
 
 /** What to tell the user when Return All stopped part-way: what it had read and paid for. */
-function interruptedNote(read: number, total: number): string {
-	return `Return All had read ${read.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} matching jobs (billed) when this stopped it. With "On Error" set to continue, the node outputs those jobs and then an error item.`;
+function interruptedNote(read: number, total: number, continuing: boolean): string {
+	const note = `Return All had read ${read.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} matching jobs (billed) when this stopped it.`;
+	return continuing ? `${note} They are the items before this one.` : `${note} With "On Error" set to continue, the node outputs those jobs and then an error item.`;
 }
 
 export async function send(this: IExecuteFunctions, run: ItemRun, request: SearchRequest): Promise<INodeExecutionData[]> {
@@ -132,7 +133,7 @@ export async function send(this: IExecuteFunctions, run: ItemRun, request: Searc
 		for (const message of walk.warnings) this.addExecutionHints?.({ message: `${message} [item ${itemIndex}]`, location: 'outputPane' });
 		if (stoppedBy && !this.continueOnFail()) {
 			const error = stoppedBy as Error & { description?: string };
-			error.description = [error.description, interruptedNote(jobs.length, total)].filter(Boolean).join(' ');
+			error.description = [error.description, interruptedNote(jobs.length, total, false)].filter(Boolean).join(' ');
 			throw error;
 		}
 	} else {
@@ -151,7 +152,7 @@ export async function send(this: IExecuteFunctions, run: ItemRun, request: Searc
 			: withCallUsage(jobs, usageToShow).map((json) => ({ json, pairedItem }));
 	if (stoppedBy) {
 		const item = errorItem(stoppedBy, itemIndex);
-		item.json.description = [item.json.description, interruptedNote(jobs.length, total)].filter(Boolean).join(' ');
+		item.json.description = [item.json.description, interruptedNote(jobs.length, total, true)].filter(Boolean).join(' ');
 		output.push(item);
 	}
 	return output;
