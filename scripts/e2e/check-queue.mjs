@@ -114,8 +114,10 @@ for (const execution of [...(await api.executions(webhookId)), ...executions]) {
 }
 const main = readFileSync(mainLog, 'utf8');
 const worker = readFileSync(workerLog, 'utf8');
-if (!main.includes('Job Search Trigger:')) fail('main logged no Job Search Trigger poll');
-if (worker.includes('Job Search Trigger:')) fail('the worker ran a Job Search Trigger poll: polls belong on main');
+// A poll's log line names its workflow, so two alert workflows can be told apart.
+const pollLine = /Job Search Trigger \[workflow "[^"]+"\]: \d+ new jobs/;
+if (!pollLine.test(main)) fail('main logged no Job Search Trigger poll naming its workflow');
+if (worker.includes('Job Search Trigger [')) fail('the worker ran a Job Search Trigger poll: polls belong on main');
 for (const id of [hookExecution.id, ...read]) {
 	if (!new RegExp(`execution[^\\n]*\\b${id}\\b`, 'i').test(worker)) fail(`execution ${id} does not appear in the worker's log`);
 }
