@@ -102,7 +102,7 @@ describe('Return All past the 10,000 rows of one call', () => {
 		expect(second).toEqual(expect.objectContaining({ searchPeriod: '30d', toDate: run.output[9_999].json.createdAt, limit: 10_000 }));
 		// The second page re-reads the jobs of its boundary millisecond first, so it brings fewer new ones.
 		expect(third.toDate).toBe(run.output[READ_IN_TWO_PAGES - 1].json.createdAt);
-		// The last page asks for what is left of the first page's total, plus its boundary's ties.
+		// The last page asks for what the second page's total left unread, plus its boundary's ties.
 		const tiesAtThird = run.output.slice(0, READ_IN_TWO_PAGES).filter((item) => item.json.createdAt === third.toDate).length;
 		expect(third.limit).toBe(JOBS - READ_IN_TWO_PAGES + tiesAtThird);
 	});
@@ -123,6 +123,31 @@ describe('Return All past the 10,000 rows of one call', () => {
 			service.server.admin.addJobs(
 				[boundary, unread].map((uid) => ({ uid, createdAt: new Date(START_MS - 60_000 - Math.floor(uids.indexOf(uid) / TIE_GROUP) * 20_000).toISOString() })),
 			);
+		}
+	});
+
+	it('reads a job the index shows mid-walk in the part not yet read, the oldest included', async () => {
+		const { credentials } = await throughProxy();
+		const oldestMs = Date.parse(service.server.admin.visibleJobs().reduce((a, b) => (a.createdAt < b.createdAt ? a : b)).createdAt);
+		let late: string[] = [];
+		betweenPages = (n) => {
+			if (n === 1) {
+				const added = service.server.admin.addJobs([
+					{ createdAt: new Date(oldestMs - 1).toISOString() },
+					{ createdAt: new Date(oldestMs + 5 * 20_000).toISOString() },
+				]);
+				late = added.map((job) => job.uid);
+			}
+		};
+		try {
+			const run = await runJobSearch(returnAll(), { credentials });
+			expect(run.error).toBeUndefined();
+			const uids = run.output.map((item) => item.json.uid);
+			expect(uids).toEqual(expectedUids(service));
+			expect(uids.at(-1)).toBe(late[0]);
+			expect(uids).toContain(late[1]);
+		} finally {
+			service.server.admin.removeJobs(late);
 		}
 	});
 

@@ -110,35 +110,37 @@ export class Reader {
 	}
 
 	/**
-	 * Reads one window to its end, or until the budget is spent. It ends as soon as it holds as many
-	 * jobs as the first page's `total` said the window has, so the last page is never an empty one.
-	 * `shown` collects the uids it returned; `pageRows` overrides the page size for a read whose
-	 * size is known (rows are billed one by one, so one big page costs what small ones do).
+	 * Reads one window to its end, or until the budget is spent. Each page's `total` counts its own
+	 * window (everything up to its `toDate`), so a page that holds its whole total ends the read and
+	 * the last page is never an empty one; a job that appears in the unread part mid-read raises the
+	 * next page's total and is read too. `shown` (pass an empty set) collects the uids the read
+	 * returned; `pageRows` overrides the page size for a read whose size is known (rows are billed
+	 * one by one, so one big page costs what small ones do).
 	 */
 	async readRange(range: TimeRange, knownAt: KnownAt = () => 0, shown = new Set<string>(), pageRows?: number): Promise<RangeRead> {
 		const { fromMs } = range;
 		let toMs = range.toMs;
-		let rangeTotal: number | undefined;
+		// Matches older than the last page's oldest job, as its total said: what the next page must hold.
+		let unread = Number.POSITIVE_INFINITY;
 		while (toMs === undefined || toMs >= fromMs) {
 			if (this.spent()) return { complete: false, unread: { fromMs, toMs } };
 			const known = toMs === undefined ? 0 : Math.max(this.readAt(toMs), knownAt(toMs));
 			if (known >= MAX_ROWS_PER_CALL) {
 				this.warnings.push(
-					`More than ${MAX_ROWS_PER_CALL} matching jobs share createdAt ${new Date(toMs!).toISOString()}; only ${MAX_ROWS_PER_CALL} of them could be read`,
+					`${MAX_ROWS_PER_CALL} or more matching jobs share createdAt ${new Date(toMs!).toISOString()}; only ${MAX_ROWS_PER_CALL} of them could be read`,
 				);
 				toMs = toMs! - 1;
 				continue;
 			}
 			// The jobs already read at the boundary come back first: ask for a page beyond them, and
 			// no more than the window has left, so a caller's worst-case credit check is not overstated.
-			const left = rangeTotal === undefined ? Number.POSITIVE_INFINITY : rangeTotal - shown.size;
-			const budgeted = Math.max(1, Math.min(pageRows ?? this.limits.rowsPerRequest, this.maxRows - this.rows, left));
+			const budgeted = Math.max(1, Math.min(pageRows ?? this.limits.rowsPerRequest, this.maxRows - this.rows, unread));
 			const limit = Math.min(MAX_ROWS_PER_CALL, known + budgeted);
 			const page = await this.fetch({ fromMs, toMs, limit });
 			if (!page) return { complete: false, unread: { fromMs, toMs } };
-			rangeTotal ??= page.total;
 			const oldestMs = this.collect(page.jobs, shown);
-			if (page.jobs.length < limit || oldestMs === undefined || shown.size >= rangeTotal) return { complete: true };
+			if (page.jobs.length >= page.total || page.jobs.length < limit || oldestMs === undefined) return { complete: true };
+			unread = page.total - page.jobs.length;
 			toMs = oldestMs;
 		}
 		return { complete: true };
