@@ -148,13 +148,16 @@ export interface WorkflowResult {
 }
 
 /** Wraps every execute() of this package's nodes so that what it returns is kept as returned. */
-function recordReturns(types: LoadedTypes): INodeExecutionData[][] {
+function recordReturns(types: LoadedTypes, withoutCancelSignal = false): INodeExecutionData[][] {
 	const returned: INodeExecutionData[][] = [];
 	for (const [name, nodeType] of Object.entries(types.nodes)) {
 		const execute = nodeType.execute;
 		if (!name.startsWith('n8n-nodes-job-search.') || !execute) continue;
 		nodeType.execute = async function (this: IExecuteFunctions) {
-			const output = (await execute.call(this)) as INodeExecutionData[][];
+			// Hosts whose context has getExecutionCancelSignal but no signal to give (n8n-core then
+			// sends every request with `abortSignal: undefined`).
+			const context = withoutCancelSignal ? Object.create(this, { getExecutionCancelSignal: { value: () => undefined } }) : this;
+			const output = (await execute.call(context)) as INodeExecutionData[][];
 			returned.push((output[0] ?? []).map((item) => ({ ...item })));
 			return output;
 		};
@@ -167,12 +170,14 @@ export interface RunWorkflowOptions extends WorkflowSpec {
 	/** The node to start from; default the first node. */
 	startNode?: string;
 	mode?: WorkflowExecuteMode;
+	/** Run this package's nodes in a context whose getExecutionCancelSignal returns undefined. */
+	withoutCancelSignal?: boolean;
 }
 
 /** Runs a workflow inside real n8n-core (WorkflowExecute) and collects every node's output. */
 export async function runWorkflow(options: RunWorkflowOptions): Promise<WorkflowResult> {
 	const types = loadNodeTypes();
-	const returned = recordReturns(types);
+	const returned = recordReturns(types, options.withoutCancelSignal);
 	const workflow = createWorkflow(options, types);
 	const { additionalData } = createAdditionalData(options.credentials, types);
 	const startNode = workflow.getNode(options.startNode ?? options.nodes[0].name) ?? undefined;

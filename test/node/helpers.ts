@@ -15,6 +15,8 @@ export interface RunNodeOptions {
 	credentials: HarnessCredentials;
 	/** The workflow's time zone setting. */
 	timezone?: string;
+	/** Run the node in a context whose getExecutionCancelSignal returns undefined. */
+	withoutCancelSignal?: boolean;
 }
 
 /** Runs Input → Job Search inside n8n-core with the given Job Search parameters. */
@@ -22,6 +24,7 @@ export async function runJobSearch(parameters: INodeParameters, options: RunNode
 	const result = await runWorkflow({
 		credentials: options.credentials,
 		timezone: options.timezone,
+		withoutCancelSignal: options.withoutCancelSignal,
 		nodes: [
 			{ name: 'Input', type: INPUT_TYPE, parameters: { items: JSON.stringify(options.input ?? [{}]) } },
 			{

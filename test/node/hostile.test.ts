@@ -47,14 +47,17 @@ describe('waits and timeouts', () => {
 		expect(takeWaits()).toEqual([3000 + RETRY_AFTER_CUSHION_MS]);
 	});
 
-	it('gives up on a host that trickles its answer once the Timeout has passed, and does not retry a timeout', async () => {
+	it.each([
+		['', false],
+		[' in a context whose cancel signal is undefined', true],
+	])('gives up on a host that trickles its answer once the Timeout has passed, and does not retry a timeout%s', async (_where, withoutCancelSignal) => {
 		const credentials = await hostWith((_req, res) => {
 			res.writeHead(200, { 'Content-Type': 'application/json' });
 			res.write('{"data":');
 			const drip = setInterval(() => res.write(' '), 20);
 			res.on('close', () => clearInterval(drip));
 		});
-		const { error } = await runJobSearch(search({ options: { timeoutSeconds: 0.4, maxRetries: 3 } }), { credentials });
+		const { error } = await runJobSearch(search({ options: { timeoutSeconds: 0.4, maxRetries: 3 } }), { credentials, withoutCancelSignal });
 		expect(error?.message).toBe('The service did not answer in time [item 0]');
 		expect(detailsOf(error)).toEqual(expect.objectContaining({ error_code: 'network_error', httpCode: null }));
 		expect(host!.requests()).toHaveLength(1);

@@ -112,10 +112,11 @@ async function attempt(
 		disableFollowRedirect: true,
 		sendCredentialsOnCrossOriginRedirect: false,
 	};
-	// n8n-core replaces `abortSignal` with the execution's cancel signal when the context has
-	// one; a context that hands out the combined signal keeps the deadline in force.
+	// n8n-core replaces `abortSignal` with whatever the context's getExecutionCancelSignal returns
+	// (undefined included) whenever the context has that method; a context that hands out the
+	// combined signal keeps the deadline in force.
 	const context: JobSearchContext =
-		cancel === undefined ? this : Object.create(this, { getExecutionCancelSignal: { value: () => signal } });
+		'getExecutionCancelSignal' in this ? Object.create(this, { getExecutionCancelSignal: { value: () => signal } }) : this;
 	try {
 		const response = (await this.helpers.httpRequestWithAuthentication.call(
 			context,
