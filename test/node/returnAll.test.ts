@@ -207,6 +207,29 @@ describe('Return All past the 10,000 rows of one call', () => {
 	});
 });
 
+describe('Return All beside other items', () => {
+	it('stops a walk between pages once another item has failed the execution, and buys no further page', async () => {
+		const { id, credentials } = await throughProxy();
+		const before = service.server.admin.balance(id).totalMicrocents;
+		// Concurrency 3: item 0 walks, item 1 matches nothing, item 2 would pass the cap (it fails
+		// before anything is sent); item 0's second page would still fit under the cap.
+		const capUsd = ((20_000 + TIE_GROUP) * ROW) / 1e8;
+		const run = await runJobSearch(
+			search({
+				returnAll: '={{ $json.all }}',
+				limit: 10_000,
+				basicFilters: { searchPeriod: '720' },
+				keywordFilters: { includeKeywordsKeywords: '={{ $json.keyword }}' },
+				options: { maxCreditUsd: capUsd, concurrency: 3 },
+			}),
+			{ credentials, input: [{ all: true, keyword: '' }, { all: false, keyword: 'matchesnothingatall' }, { all: false, keyword: '' }] },
+		);
+		expect(run.error?.message).toMatch(/^Stopped before Search Jobs: .* \[item 2\]$/);
+		expect(proxy!.bodies).toHaveLength(2);
+		expect(before - service.server.admin.balance(id).totalMicrocents).toBe(10_000 * ROW);
+	});
+});
+
 describe('Return All under a rate limit', () => {
 	let limited: TestService;
 	beforeAll(async () => {

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import type { ToolName } from '../../filters';
 import { callTool, type ToolResult } from '../../transport';
@@ -35,7 +35,8 @@ interface ReadyItem<Prepared> {
  * checked, request built), so bad input anywhere fails the node before any credit is spent; with
  * continueOnFail such items become error items and the others still run. Then the prepared items
  * are sent with at most `concurrency` in flight, the output kept in input order with `pairedItem`.
- * On a failure without continueOnFail no new item starts; the ones in flight finish.
+ * On a failure without continueOnFail no new item starts, and the ones in flight send no further
+ * request (a walk stops between pages).
  */
 export async function runItems<Prepared>(
 	this: IExecuteFunctions,
@@ -72,6 +73,11 @@ export async function runItems<Prepared>(
 			item: items[itemIndex],
 			options,
 			call: async <T = IDataObject>(tool: ToolName, body: IDataObject): Promise<ToolResult<T>> => {
+				// The execution is failing: an item still in flight (a Return All walk between pages)
+				// must not buy rows nobody will see.
+				if (failure !== undefined) {
+					throw new NodeOperationError(this.getNode(), 'Not sent: another item of this execution failed', { itemIndex });
+				}
 				const addon = addonOf(tool, body);
 				if (addon !== undefined && refusedAddons.has(addon)) {
 					const error = serviceError(this.getNode(), 403, { error_code: 'addon_forbidden' }, { tool, itemIndex });
