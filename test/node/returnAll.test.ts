@@ -192,7 +192,11 @@ describe('Return All past the 10,000 rows of one call', () => {
 		const capUsd = ((20_000 + 3 * TIE_GROUP) * ROW) / 1e8;
 		const run = await runJobSearch(returnAll({ maxCreditUsd: capUsd }), { credentials });
 		expect(run.error?.message).toMatch(/^Stopped before Search Jobs: it could cost up to .* cap \[item 0\]$/);
-		expect(run.error?.description).toContain(`Return All had read ${READ_IN_TWO_PAGES.toLocaleString('en-US')} of 25,000`);
+		expect(run.error?.description).toBe(
+			'This request was not sent. Raise "Max Credit per Execution (USD)" in the options, or ask for fewer rows with Limit (a search is billed per returned row). ' +
+				`Return All had read ${READ_IN_TWO_PAGES.toLocaleString('en-US')} of 25,000 matching jobs (billed) when this stopped it. ` +
+				'With "On Error" set to continue, the node outputs those jobs and then an error item.',
+		);
 		expect(proxy!.bodies).toHaveLength(2);
 		expect(before - service.server.admin.balance(id).totalMicrocents).toBeLessThanOrEqual(capUsd * 1e8);
 	});
@@ -204,6 +208,16 @@ describe('Return All past the 10,000 rows of one call', () => {
 		expect(run.output).toHaveLength(READ_IN_TWO_PAGES + 1);
 		expect(run.output.slice(0, READ_IN_TWO_PAGES).map((item) => item.json.uid)).toEqual(expectedUids(service).slice(0, READ_IN_TWO_PAGES));
 		expect(run.output[READ_IN_TWO_PAGES].json).toEqual(expect.objectContaining({ error_code: 'credit_cap_reached' }));
+		expect(run.output[READ_IN_TWO_PAGES].json.description).toMatch(/ They are the items before this one\.$/);
+	});
+
+	it('with continue on fail and the whole response as one item, says the jobs read are in the item before the error item', async () => {
+		const { credentials } = await throughProxy();
+		const capUsd = ((20_000 + 3 * TIE_GROUP) * ROW) / 1e8;
+		const run = await runJobSearch(returnAll({ maxCreditUsd: capUsd, output: 'wholeResponse' }), { credentials, continueOnFail: true });
+		expect(run.output).toHaveLength(2);
+		expect((run.output[0].json.jobs as IDataObject[]).map((job) => job.uid)).toEqual(expectedUids(service).slice(0, READ_IN_TWO_PAGES));
+		expect(run.output[1].json.description).toMatch(/ They are in the "jobs" list of the item before this one\.$/);
 	});
 });
 

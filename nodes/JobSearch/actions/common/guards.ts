@@ -31,7 +31,7 @@ export class CreditBudget {
 				{
 					itemIndex,
 					description:
-						'Nothing was sent for this item. Raise "Max Credit per Execution (USD)" in the options, or lower the Limit (a search is billed per returned row).',
+						'This request was not sent. Raise "Max Credit per Execution (USD)" in the options, or ask for fewer rows with Limit (a search is billed per returned row).',
 				},
 			);
 		}

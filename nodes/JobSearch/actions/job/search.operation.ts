@@ -115,9 +115,14 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): SearchReque
 }
 
 /** What to tell the user when Return All stopped part-way: what it had read and paid for. */
-function interruptedNote(read: number, total: number, continuing: boolean): string {
+function interruptedNote(read: number, total: number, outputAs: ItemRun['options']['output'] | 'error'): string {
 	const note = `Return All had read ${read.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} matching jobs (billed) when this stopped it.`;
-	return continuing ? `${note} They are the items before this one.` : `${note} With "On Error" set to continue, the node outputs those jobs and then an error item.`;
+	const where = {
+		error: 'With "On Error" set to continue, the node outputs those jobs and then an error item.',
+		perJob: 'They are the items before this one.',
+		wholeResponse: 'They are in the "jobs" list of the item before this one.',
+	};
+	return `${note} ${where[outputAs]}`;
 }
 
 export async function send(this: IExecuteFunctions, run: ItemRun, request: SearchRequest): Promise<INodeExecutionData[]> {
@@ -133,7 +138,7 @@ export async function send(this: IExecuteFunctions, run: ItemRun, request: Searc
 		for (const message of walk.warnings) this.addExecutionHints?.({ message: `${message} [item ${itemIndex}]`, location: 'outputPane' });
 		if (stoppedBy && !this.continueOnFail()) {
 			const error = stoppedBy as Error & { description?: string };
-			error.description = [error.description, interruptedNote(jobs.length, total, false)].filter(Boolean).join(' ');
+			error.description = [error.description, interruptedNote(jobs.length, total, 'error')].filter(Boolean).join(' ');
 			throw error;
 		}
 	} else {
@@ -152,7 +157,7 @@ export async function send(this: IExecuteFunctions, run: ItemRun, request: Searc
 			: withCallUsage(jobs, usageToShow).map((json) => ({ json, pairedItem }));
 	if (stoppedBy) {
 		const item = errorItem(stoppedBy, itemIndex);
-		item.json.description = [item.json.description, interruptedNote(jobs.length, total, true)].filter(Boolean).join(' ');
+		item.json.description = [item.json.description, interruptedNote(jobs.length, total, options.output)].filter(Boolean).join(' ');
 		output.push(item);
 	}
 	return output;
