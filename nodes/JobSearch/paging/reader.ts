@@ -127,7 +127,7 @@ export class Reader {
 			const known = toMs === undefined ? 0 : Math.max(this.readAt(toMs), knownAt(toMs));
 			if (known >= MAX_ROWS_PER_CALL) {
 				this.warnings.push(
-					`${MAX_ROWS_PER_CALL} or more matching jobs share createdAt ${new Date(toMs!).toISOString()}; only ${MAX_ROWS_PER_CALL} of them could be read`,
+					`${MAX_ROWS_PER_CALL.toLocaleString('en-US')} or more matching jobs share createdAt ${new Date(toMs!).toISOString()}: one request returns at most ${MAX_ROWS_PER_CALL.toLocaleString('en-US')}, so any beyond them were skipped`,
 				);
 				toMs = toMs! - 1;
 				continue;
