@@ -211,6 +211,29 @@ describe('Return All past the 10,000 rows of one call', () => {
 		expect(run.output[READ_IN_TWO_PAGES].json.description).toMatch(/ They are the items before this one\.$/);
 	});
 
+	it('runs under a Max Credit below one full page: the first page asks only for the rows the cap allows', async () => {
+		const { credentials } = await throughProxy();
+		const lastHour = [...service.server.admin.visibleJobs()]
+			.filter((job) => Date.parse(job.createdAt) >= START_MS - 3_600_000)
+			.sort(serviceOrder)
+			.map((job) => job.uid);
+		const run = await runJobSearch(search({ returnAll: true, basicFilters: { searchPeriod: '1' }, options: { maxCreditUsd: (2_000 * ROW) / 1e8 } }), {
+			credentials,
+		});
+		expect(run.error).toBeUndefined();
+		expect(proxy!.bodies.map((body) => body.limit)).toEqual([2_000]);
+		expect(run.output.map((item) => item.json.uid)).toEqual(lastHour);
+	});
+
+	it('stops at the second page when the cap allows fewer rows than match, saying how many it had read', async () => {
+		const { credentials } = await throughProxy();
+		const run = await runJobSearch(search({ returnAll: true, basicFilters: { searchPeriod: '1' }, options: { maxCreditUsd: (100 * ROW) / 1e8 } }), {
+			credentials,
+		});
+		expect(proxy!.bodies.map((body) => body.limit)).toEqual([100]);
+		expect(run.error?.description).toMatch(/Return All had read 100 of 1,2\d\d matching jobs/);
+	});
+
 	it('with continue on fail and the whole response as one item, says the jobs read are in the item before the error item', async () => {
 		const { credentials } = await throughProxy();
 		const capUsd = ((20_000 + 3 * TIE_GROUP) * ROW) / 1e8;

@@ -26,6 +26,8 @@ export interface ItemRun {
 	options: ItemOptions;
 	/** Calls the tool within the execution's credit cap, pacing and retry bounds. */
 	call<T = IDataObject>(tool: ToolName, body: IDataObject): Promise<ToolResult<T>>;
+	/** What the execution's Max Credit still allows, in microcents; Infinity without a cap. */
+	creditLeftMicrocents(): number;
 }
 
 /**

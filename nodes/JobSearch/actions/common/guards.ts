@@ -39,6 +39,11 @@ export class CreditBudget {
 		return worst;
 	}
 
+	/** What may still be reserved now; Infinity without a cap. */
+	get leftMicrocents(): number {
+		return this.capMicrocents === undefined ? Number.POSITIVE_INFINITY : Math.max(0, this.capMicrocents - this.spent - this.reserved);
+	}
+
 	settle(reservation: number, consumedMicrocents: number): void {
 		this.reserved -= reservation;
 		this.spent += consumedMicrocents;

@@ -38,7 +38,7 @@ export const optionsDescription: INodeProperties = {
 			default: 0,
 			typeOptions: { minValue: 0, numberPrecision: 4 },
 			description:
-				`Stop before a request that could take this execution past this amount. A search counts as Limit × ${formatUsd(PRICE_MICROCENTS.search_jobs)}; Return All checks each page of up to 10,000 jobs before sending it. 0 means no cap. Read from the first item.`,
+				`Stop before a request that could take this execution past this amount. A search counts as Limit × ${formatUsd(PRICE_MICROCENTS.search_jobs)}; Return All asks for pages no bigger than the cap allows (up to 10,000 jobs) and checks each before sending it. 0 means no cap. Read from the first item.`,
 		},
 		{
 			displayName: 'Max Retries',

@@ -70,6 +70,7 @@ export async function runItems<Prepared>(
 	const sendOne = async ({ itemIndex, options, prepared }: ReadyItem<Prepared>): Promise<INodeExecutionData[]> => {
 		const run: ItemRun = {
 			itemIndex,
+			creditLeftMicrocents: () => budget.leftMicrocents,
 			item: items[itemIndex],
 			options,
 			call: async <T = IDataObject>(tool: ToolName, body: IDataObject): Promise<ToolResult<T>> => {

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { MAX_ROWS_PER_CALL } from '../../filters';
+import { PRICE_MICROCENTS } from '../../pricing';
 import { Reader, type FetchPage } from '../../paging/reader';
 import type { SearchJobsData, ToolResult, ToolUsage } from '../../transport';
 import type { ItemRun } from '../types';
@@ -22,7 +23,8 @@ export interface Walk {
  * further page asks for the same search with `toDate` = the oldest createdAt already read. The
  * shared Reader re-reads the jobs of that inclusive boundary and drops them by uid, and stops at
  * the first page that holds every match up to its `toDate` (its own `total`). Every page goes through `run.call`,
- * so the execution's Max Credit is checked before each one (for no more rows than are left).
+ * so the execution's Max Credit is checked before each one (for no more rows than are left), and
+ * no page asks for more rows than the cap allowed when the walk began.
  */
 export async function walkBackThroughTime(run: ItemRun, body: IDataObject): Promise<Walk> {
 	let total: number | undefined;
@@ -34,13 +36,18 @@ export async function walkBackThroughTime(run: ItemRun, body: IDataObject): Prom
 		total ??= data.total;
 		return { jobs: data.jobs, total: data.total, ...usage };
 	};
+	// Pages no bigger than Max Credit allows when the walk starts: under a small cap a search with
+	// few matches still runs (its first page is checked for what it may cost, not for 10,000 rows).
+	const affordableRows = Math.floor(run.creditLeftMicrocents() / PRICE_MICROCENTS.search_jobs);
 	const reader = new Reader(fetchPage, {
-		rowsPerRequest: MAX_ROWS_PER_CALL,
+		rowsPerRequest: Math.max(1, Math.min(MAX_ROWS_PER_CALL, affordableRows)),
 		maxRows: Number.POSITIVE_INFINITY,
 		deadlineMs: Number.POSITIVE_INFINITY,
 		now: () => Date.now(),
 	});
 	// The body's own searchPeriod, fromDate and toDate bound the window; the Reader only moves toDate.
+	// searchPeriod is counted back from the service's clock at each page, so a job that ages out of
+	// the period before its page is read is not returned: it has left the window the user asked for.
 	await reader.readRange({ fromMs: Number.NEGATIVE_INFINITY });
 	const jobs: IDataObject[] = [];
 	for (const { job } of reader.jobs.values()) jobs.push(job);
