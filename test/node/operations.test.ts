@@ -187,6 +187,32 @@ describe('Search Jobs', () => {
 	});
 });
 
+describe('Return All where one millisecond holds more jobs than one call returns', () => {
+	it('reads 10,000 of them, goes on past that millisecond, and says so in a hint', async () => {
+		const now = Date.now();
+		const crowded = await startTestService({ jobs: 0, clock: createManualClock(now) });
+		try {
+			const tieAt = new Date(now - 60_000).toISOString();
+			crowded.server.admin.addJobs([
+				...Array.from({ length: 10_001 }, () => ({ createdAt: tieAt })),
+				...[1, 2, 3].map((minutes) => ({ createdAt: new Date(now - 60_000 - minutes * 60_000).toISOString() })),
+			]);
+			const { credentials } = await crowded.account('enterprise');
+			const run = await runJobSearch(search({ returnAll: true, basicFilters: { searchPeriod: '1' } }), { credentials });
+			expect(run.error).toBeUndefined();
+			expect(run.output).toHaveLength(10_003);
+			expect(run.output.slice(-3).map((item) => item.json.createdAt)).not.toContain(tieAt);
+			expect(hintsOf(run)).toEqual([
+				expect.objectContaining({
+					message: `10,000 or more matching jobs share createdAt ${tieAt}: one request returns at most 10,000, so any beyond them were skipped [item 0]`,
+				}),
+			]);
+		} finally {
+			await crowded.server.close();
+		}
+	});
+});
+
 describe('Get Job', () => {
 	it('returns the simplified job for a uid from the search', async () => {
 		const { credentials } = await service.account('free');

@@ -245,7 +245,7 @@ describe('Return All past the 10,000 rows of one call', () => {
 });
 
 describe('Return All beside other items', () => {
-	it('stops a walk between pages once another item has failed the execution, and buys no further page', async () => {
+	it('sends no further request once another item has failed the execution: a walk buys no further page', async () => {
 		const { id, credentials } = await throughProxy();
 		const before = service.server.admin.balance(id).totalMicrocents;
 		// Concurrency 3: item 0 walks, item 1 matches nothing, item 2 would pass the cap (it fails
@@ -262,8 +262,39 @@ describe('Return All beside other items', () => {
 			{ credentials, input: [{ all: true, keyword: '' }, { all: false, keyword: 'matchesnothingatall' }, { all: false, keyword: '' }] },
 		);
 		expect(run.error?.message).toMatch(/^Stopped before Search Jobs: .* \[item 2\]$/);
-		expect(proxy!.bodies).toHaveLength(2);
-		expect(before - service.server.admin.balance(id).totalMicrocents).toBe(10_000 * ROW);
+		// Whether the walk's first page left before item 2 failed is a matter of promise order;
+		// nothing may leave after it: no second page, and not item 1 either.
+		expect(proxy!.bodies.length).toBeLessThanOrEqual(1);
+		expect(proxy!.bodies.every((body) => body.toDate === undefined && body['includeKeywords.keywords'] === undefined)).toBe(true);
+		expect(before - service.server.admin.balance(id).totalMicrocents).toBeLessThanOrEqual(10_000 * ROW);
+	});
+
+	it('does not send a request that was waiting for its Min Interval slot when another item failed the execution', async () => {
+		const { credentials } = await throughProxy();
+		// Item 1 waits out Min Interval behind item 0; meanwhile item 2 fails the cap check.
+		const capUsd = ((20_000 + TIE_GROUP) * ROW) / 1e8;
+		const run = await runJobSearch(
+			search({
+				returnAll: '={{ $json.all }}',
+				limit: 10_000,
+				basicFilters: { searchPeriod: '720' },
+				keywordFilters: { includeKeywordsKeywords: '={{ $json.keyword }}' },
+				options: { maxCreditUsd: capUsd, concurrency: 3, minIntervalMs: 1_000 },
+			}),
+			{ credentials, input: [{ all: true, keyword: '' }, { all: false, keyword: 'matchesnothingatall' }, { all: false, keyword: '' }] },
+		);
+		expect(run.error?.message).toMatch(/\[item 2\]$/);
+		expect(proxy!.bodies).toEqual([expect.not.objectContaining({ 'includeKeywords.keywords': expect.anything() })]);
+	});
+
+	it('fails clearly, rather than reading in tiny pages, when two walks at once do not fit under the cap', async () => {
+		const { credentials } = await throughProxy();
+		const capUsd = ((10_000 + 1) * ROW) / 1e8;
+		const run = await runJobSearch(returnAll({ maxCreditUsd: capUsd, concurrency: 2 }), { credentials, input: [{}, {}] });
+		expect(run.error?.message).toMatch(/^Stopped before Search Jobs: it could cost up to \$57\.90, .* \[item 1\]$/);
+		// Item 0's first page may or may not have left before item 1 failed (promise order); no page was small.
+		expect(proxy!.bodies.length).toBeLessThanOrEqual(1);
+		expect(proxy!.bodies.every((body) => body.limit === 10_000)).toBe(true);
 	});
 });
 

@@ -26,8 +26,8 @@ export interface ItemRun {
 	options: ItemOptions;
 	/** Calls the tool within the execution's credit cap, pacing and retry bounds. */
 	call<T = IDataObject>(tool: ToolName, body: IDataObject): Promise<ToolResult<T>>;
-	/** What the execution's Max Credit still allows, in microcents; Infinity without a cap. */
-	creditLeftMicrocents(): number;
+	/** What the execution's Max Credit has not spent yet (reservations aside); Infinity without a cap. */
+	creditUnspentMicrocents(): number;
 }
 
 /**

@@ -27,7 +27,8 @@ export interface Page {
 export type FetchPage = (request: PageRequest) => Promise<Page>;
 
 export interface ReadLimits {
-	rowsPerRequest: number;
+	/** A page's size; a function is asked again before each page (the node's Max Credit moves). */
+	rowsPerRequest: number | (() => number);
 	/** Rows (and so credit) the reader may read in all. */
 	maxRows: number;
 	/** No request starts at or after this moment (epoch ms). */
@@ -134,7 +135,9 @@ export class Reader {
 			}
 			// The jobs already read at the boundary come back first: ask for a page beyond them, and
 			// no more than the window has left, so a caller's worst-case credit check is not overstated.
-			const budgeted = Math.max(1, Math.min(pageRows ?? this.limits.rowsPerRequest, this.maxRows - this.rows, unread));
+			const { rowsPerRequest } = this.limits;
+			const perPage = pageRows ?? (typeof rowsPerRequest === 'function' ? rowsPerRequest() : rowsPerRequest);
+			const budgeted = Math.max(1, Math.min(perPage, this.maxRows - this.rows, unread));
 			const limit = Math.min(MAX_ROWS_PER_CALL, known + budgeted);
 			const page = await this.fetch({ fromMs, toMs, limit });
 			if (!page) return { complete: false, unread: { fromMs, toMs } };

@@ -39,9 +39,9 @@ export class CreditBudget {
 		return worst;
 	}
 
-	/** What may still be reserved now; Infinity without a cap. */
-	get leftMicrocents(): number {
-		return this.capMicrocents === undefined ? Number.POSITIVE_INFINITY : Math.max(0, this.capMicrocents - this.spent - this.reserved);
+	/** The cap less what the service has billed so far (calls in flight aside); Infinity without a cap. */
+	get unspentMicrocents(): number {
+		return this.capMicrocents === undefined ? Number.POSITIVE_INFINITY : Math.max(0, this.capMicrocents - this.spent);
 	}
 
 	settle(reservation: number, consumedMicrocents: number): void {

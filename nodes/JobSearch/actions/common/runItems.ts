@@ -67,18 +67,20 @@ export async function runItems<Prepared>(
 	let next = 0;
 	let failure: { error: unknown } | undefined;
 
+	// The execution is failing: an item still in flight (a Return All walk between pages, a retry
+	// waiting out its backoff) must not buy rows nobody will see.
+	const refuseIfFailing = (itemIndex: number): void => {
+		if (failure !== undefined) throw new NodeOperationError(this.getNode(), 'Not sent: another item of this execution failed', { itemIndex });
+	};
+
 	const sendOne = async ({ itemIndex, options, prepared }: ReadyItem<Prepared>): Promise<INodeExecutionData[]> => {
 		const run: ItemRun = {
 			itemIndex,
-			creditLeftMicrocents: () => budget.leftMicrocents,
+			creditUnspentMicrocents: () => budget.unspentMicrocents,
 			item: items[itemIndex],
 			options,
 			call: async <T = IDataObject>(tool: ToolName, body: IDataObject): Promise<ToolResult<T>> => {
-				// The execution is failing: an item still in flight (a Return All walk between pages)
-				// must not buy rows nobody will see.
-				if (failure !== undefined) {
-					throw new NodeOperationError(this.getNode(), 'Not sent: another item of this execution failed', { itemIndex });
-				}
+				refuseIfFailing(itemIndex);
 				const addon = addonOf(tool, body);
 				if (addon !== undefined && refusedAddons.has(addon)) {
 					const error = serviceError(this.getNode(), 403, { error_code: 'addon_forbidden' }, { tool, itemIndex });
@@ -102,6 +104,7 @@ export async function runItems<Prepared>(
 							beforeAttempt: async () => {
 								reservation ??= budget.reserve(tool, body, itemIndex);
 								await pacer.wait();
+								refuseIfFailing(itemIndex);
 							},
 							onUnanswered: () => {
 								if (reservation !== undefined) budget.settle(reservation, reservation);

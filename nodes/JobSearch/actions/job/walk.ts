@@ -9,7 +9,7 @@ import type { ItemRun } from '../types';
 /** What Return All read: every job once, in the service's order. */
 export interface Walk {
 	jobs: IDataObject[];
-	/** The first page's `total`: every match of the search when the walk began. */
+	/** The first page's `total` (every match when the walk began), or more if more were read. */
 	total: number;
 	/** Summed over the pages; what is left after the last one. */
 	usage: ToolUsage;
@@ -24,7 +24,7 @@ export interface Walk {
  * shared Reader re-reads the jobs of that inclusive boundary and drops them by uid, and stops at
  * the first page that holds every match up to its `toDate` (its own `total`). Every page goes through `run.call`,
  * so the execution's Max Credit is checked before each one (for no more rows than are left), and
- * no page asks for more rows than the cap allowed when the walk began.
+ * no page asks for more rows than the cap has left unspent.
  */
 export async function walkBackThroughTime(run: ItemRun, body: IDataObject): Promise<Walk> {
 	let total: number | undefined;
@@ -36,11 +36,14 @@ export async function walkBackThroughTime(run: ItemRun, body: IDataObject): Prom
 		total ??= data.total;
 		return { jobs: data.jobs, total: data.total, ...usage };
 	};
-	// Pages no bigger than Max Credit allows when the walk starts: under a small cap a search with
-	// few matches still runs (its first page is checked for what it may cost, not for 10,000 rows).
-	const affordableRows = Math.floor(run.creditLeftMicrocents() / PRICE_MICROCENTS.search_jobs);
+	// Pages no bigger than what Max Credit has left unspent: under a small cap a search with few
+	// matches still runs (its first page is checked for what it may cost, not for 10,000 rows).
+	// Other items' reservations are left out: they settle when their answers come, and a page
+	// that does not fit beside them fails the cap check with its clear error, not a tiny page.
+	const rowsPerRequest = (): number =>
+		Math.max(1, Math.min(MAX_ROWS_PER_CALL, Math.floor(run.creditUnspentMicrocents() / PRICE_MICROCENTS.search_jobs)));
 	const reader = new Reader(fetchPage, {
-		rowsPerRequest: Math.max(1, Math.min(MAX_ROWS_PER_CALL, affordableRows)),
+		rowsPerRequest,
 		maxRows: Number.POSITIVE_INFINITY,
 		deadlineMs: Number.POSITIVE_INFINITY,
 		now: () => Date.now(),
@@ -53,7 +56,8 @@ export async function walkBackThroughTime(run: ItemRun, body: IDataObject): Prom
 	for (const { job } of reader.jobs.values()) jobs.push(job);
 	return {
 		jobs,
-		total: total ?? jobs.length,
+		// Jobs the index showed mid-walk are read too, so there may be more than the first total.
+		total: Math.max(total ?? 0, jobs.length),
 		usage: { consumedMicrocents: reader.consumedMicrocents, remainingMicrocents: reader.remainingMicrocents ?? 0 },
 		interruptedBy: reader.interruptedBy,
 		warnings: reader.warnings,
