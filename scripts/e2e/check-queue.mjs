@@ -19,8 +19,8 @@ const workerLog = env('WORKER_LOG');
 const [triggerId, webhookId] = [env('TRIGGER_WORKFLOW'), env('WEBHOOK_WORKFLOW')];
 const minSeconds = Number(process.env.TRIGGER_MIN_SECONDS ?? 200);
 const maxSeconds = Number(process.env.TRIGGER_MAX_SECONDS ?? 330);
-// The server's --live-fast lag is 5 to 40 s; polls run every minute; an execution takes seconds.
-const MAX_LAG_MS = 40_000;
+// The server's --live-fast lag is 20 s, in posting order; polls run every minute; an execution takes seconds.
+const MAX_LAG_MS = 20_000;
 const DUE_AFTER_MS = MAX_LAG_MS + 60_000 + 15_000;
 
 const say = (message) => console.log(`[${new Date().toISOString().slice(11, 19)}]   ${message}`);
