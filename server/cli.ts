@@ -13,7 +13,8 @@ const USAGE = `Usage: npm run server -- [--port <p>] [--accounts <file>] [--jobs
   --jobs         seeded jobs (default 2000)
   --seed         seed of the job generator (default 1)
   --faults       enable fault injection (X-Fault: 500 | drop | delay=<ms>)
-  --live         new jobs keep arriving, visible after a 5 to 15 minute ingestion lag
+  --live         new jobs keep arriving, shown by index refreshes every 5 to 15 minutes
+                 (a few straggle to a later refresh, a few are removed after being shown)
   --live-fast    live mode for end-to-end tests and npm run dev: a new job every 10 s,
                  visible 20 s after it is posted, in the order posted
   --admin-token  token for /admin/* (default random, printed)`;

@@ -121,7 +121,8 @@ export class Reader {
 	async readRange(range: TimeRange, knownAt: KnownAt = () => 0, shown = new Set<string>(), pageRows?: number): Promise<RangeRead> {
 		const { fromMs } = range;
 		let toMs = range.toMs;
-		// Matches older than the last page's oldest job, as its total said: what the next page must hold.
+		// Matches of the window the last page did not hold (older than its oldest job, or tied with
+		// it), as its total said: what the next page must hold beyond the known boundary jobs.
 		let unread = Number.POSITIVE_INFINITY;
 		while (toMs === undefined || toMs >= fromMs) {
 			if (this.spent()) return { complete: false, unread: { fromMs, toMs } };

@@ -76,9 +76,9 @@ export async function runItems<Prepared>(
 	const sendOne = async ({ itemIndex, options, prepared }: ReadyItem<Prepared>): Promise<INodeExecutionData[]> => {
 		const run: ItemRun = {
 			itemIndex,
-			creditUnspentMicrocents: () => budget.unspentMicrocents,
 			item: items[itemIndex],
 			options,
+			creditUnspentMicrocents: () => budget.unspentMicrocents,
 			call: async <T = IDataObject>(tool: ToolName, body: IDataObject): Promise<ToolResult<T>> => {
 				refuseIfFailing(itemIndex);
 				const addon = addonOf(tool, body);

@@ -22,9 +22,9 @@ export interface Walk {
  * Return All past the service's 10,000 rows per call: the search is read newest first, and each
  * further page asks for the same search with `toDate` = the oldest createdAt already read. The
  * shared Reader re-reads the jobs of that inclusive boundary and drops them by uid, and stops at
- * the first page that holds every match up to its `toDate` (its own `total`). Every page goes through `run.call`,
- * so the execution's Max Credit is checked before each one (for no more rows than are left), and
- * no page asks for more rows than the cap has left unspent.
+ * the first page that holds every match up to its `toDate` (its own `total`). Every page goes
+ * through `run.call`, so the execution's Max Credit is checked before each one (for no more rows
+ * than are left), and no page asks for more rows than the cap has left unspent.
  */
 export async function walkBackThroughTime(run: ItemRun, body: IDataObject): Promise<Walk> {
 	let total: number | undefined;
