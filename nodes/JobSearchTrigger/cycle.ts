@@ -227,13 +227,14 @@ export async function runCycle(
 	const count = checkDue ? await reader.count({ fromMs: checkFromMs }) : undefined;
 	poll.absorb(headBeforeMs);
 
-	// With a count in hand the head ends just below the newest job, which the count already read.
+	// With a count in hand the head ends at the newest job's millisecond, inclusive: the count read
+	// that job (the Reader knows it and asks for a row beyond it), but jobs sharing its millisecond
+	// with a lower uid come after it and are still unread.
 	const newestMs = count?.newest?.createdMs;
 	const headSkipped = count !== undefined && (newestMs === undefined || newestMs <= headMs);
 	let headDone = headSkipped;
 	if (!headSkipped) {
-		const toMs = newestMs === undefined ? undefined : newestMs - 1;
-		const read = toMs !== undefined && toMs < headMs + 1 ? { complete: true } : await reader.readRange({ fromMs: headMs + 1, toMs }, poll.activeAt);
+		const read = await reader.readRange({ fromMs: headMs + 1, toMs: newestMs }, poll.activeAt);
 		poll.absorb();
 		if (read.complete) headDone = true;
 		else if (read.unread?.toMs !== undefined) {

@@ -15,7 +15,7 @@ export const TRIGGER_OWNED_KEYS = ['limit', 'searchPeriod', 'fromDate', 'toDate'
 export const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Cost: about one row ($0.00579) per new job, at any Poll Times. A poll with nothing new costs nothing, so Every Minute costs about what Every Hour does; at most every 15 minutes one more row checks for jobs the index shows late. Activation reads the last hour once (Late Window) and sends nothing. Each job is sent once.',
+			'Cost: about one row ($0.00579) per new job, at any Poll Times. A poll with nothing new costs nothing, so Every Minute costs about what Every Hour does; at most every 15 minutes one or two more rows check for jobs the index shows late. Activation reads the last hour once (Late Window) and sends nothing. Each job is sent once.',
 		name: 'creditNotice',
 		type: 'notice',
 		default: '',

@@ -294,6 +294,21 @@ describe('a poll cycle', () => {
 		return { jobs, clock, polls };
 	}
 
+	// Soak counterexample (seed 140675691, PROPERTY_SOAK=300): two jobs sharing one millisecond,
+	// read one row per poll.
+	it('sends both of two jobs posted in the same millisecond when each poll may read one row', async () => {
+		const postings: Posting[] = [
+			{ at: 325, lag: 0, tie: true, goneAfter: null },
+			{ at: 122, lag: 0, tie: false, goneAfter: null },
+			{ at: 111, lag: 11, tie: false, goneAfter: null },
+			{ at: 115, lag: 2, tie: true, goneAfter: 240 },
+			{ at: 325, lag: 0, tie: true, goneAfter: null },
+		];
+		const { jobs, clock, polls } = await simulate(postings, [1], 1, 1);
+		expectExactlyOnce(polls.emitted, jobs, T0, clock.ms);
+		expect(polls.state!.gap).toBeUndefined();
+	});
+
 	it('emits every job that appears after activation exactly once, whatever the lags, removals, page sizes and budgets', async () => {
 		// Removed jobs here leave the index after the Late Window has passed over them, as closed
 		// jobs mostly do; the next property covers removals inside it.
