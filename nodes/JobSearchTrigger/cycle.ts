@@ -213,6 +213,11 @@ export async function runCycle(
 	const reader = new Reader(fetchPage, limitsOf(settings, startMs, now, settings.maxJobsPerPoll));
 	const poll = new Poll(reader, previous, true);
 	let { headMs, checkFromMs, lastCheckMs, gap } = previous;
+	// A due check gets its rows before anything else can spend them: under a small Max Jobs per
+	// Poll a gap or a busy head would otherwise starve it poll after poll, and a check window that
+	// never moves on is where a removal can hide a late job from the count (soak seed 140675691).
+	const checkDueNow = startMs - lastCheckMs >= (settings.checkEveryMs ?? CHECK_EVERY_MS);
+	if (checkDueNow) reader.allowAtLeast(CHECK_MIN_ROWS);
 
 	if (gap) {
 		const read = await reader.readRange(gap, poll.activeAt);
@@ -222,7 +227,7 @@ export async function runCycle(
 		if (gap) return finish(poll, settings, { headMs, checkFromMs, lastCheckMs, gap }, { firstPoll: false, checked: false });
 	}
 
-	const checkDue = startMs - lastCheckMs >= (settings.checkEveryMs ?? CHECK_EVERY_MS) && !reader.spent();
+	const checkDue = checkDueNow && !reader.spent();
 	const headBeforeMs = headMs;
 	const count = checkDue ? await reader.count({ fromMs: checkFromMs }) : undefined;
 	poll.absorb(headBeforeMs);

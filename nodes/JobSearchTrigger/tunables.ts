@@ -28,8 +28,9 @@ export const CHECK_EVERY_MS = 15 * 60_000;
 
 /**
  * Rows a late-job check may always spend to finish, whatever Max Jobs per Poll says: one count, a
- * dozen halvings of a window of thousands, a small read. Without it a tiny budget would pay for the
- * same count on every poll and never finish.
+ * dozen halvings of a window of thousands, a small read. A due check gets them at the start of the
+ * poll. Without it a tiny budget would pay for the same count on every poll and never finish, or
+ * spend every row on a gap and never start one.
  */
 export const CHECK_MIN_ROWS = 20;
 
