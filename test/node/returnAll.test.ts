@@ -245,22 +245,27 @@ describe('Return All past the 10,000 rows of one call', () => {
 });
 
 describe('Return All beside other items', () => {
-	it('sends no further request once another item has failed the execution: a walk buys no further page', async () => {
-		const { id, credentials } = await throughProxy();
-		const before = service.server.admin.balance(id).totalMicrocents;
-		// Concurrency 3: item 0 walks, item 1 matches nothing, item 2 would pass the cap (it fails
-		// before anything is sent); item 0's second page would still fit under the cap.
-		const capUsd = ((20_000 + TIE_GROUP) * ROW) / 1e8;
-		const run = await runJobSearch(
+	/**
+	 * Three items at concurrency 3: item 0 walks, item 1 is a search that matches nothing, and item
+	 * 2's 10,000-row search would pass the cap beside item 0's first page, so it fails before
+	 * anything is sent; item 0's second page alone would still fit.
+	 */
+	const walkBesideFailingItem = async (credentials: HarnessCredentials, options: INodeParameters = {}) =>
+		await runJobSearch(
 			search({
 				returnAll: '={{ $json.all }}',
 				limit: 10_000,
 				basicFilters: { searchPeriod: '720' },
 				keywordFilters: { includeKeywordsKeywords: '={{ $json.keyword }}' },
-				options: { maxCreditUsd: capUsd, concurrency: 3 },
+				options: { maxCreditUsd: ((20_000 + TIE_GROUP) * ROW) / 1e8, concurrency: 3, ...options },
 			}),
 			{ credentials, input: [{ all: true, keyword: '' }, { all: false, keyword: 'matchesnothingatall' }, { all: false, keyword: '' }] },
 		);
+
+	it('sends no further request once another item has failed the execution: a walk buys no further page', async () => {
+		const { id, credentials } = await throughProxy();
+		const before = service.server.admin.balance(id).totalMicrocents;
+		const run = await walkBesideFailingItem(credentials);
 		expect(run.error?.message).toMatch(/^Stopped before Search Jobs: .* \[item 2\]$/);
 		// Whether the walk's first page left before item 2 failed is a matter of promise order;
 		// nothing may leave after it: no second page, and not item 1 either.
@@ -272,17 +277,7 @@ describe('Return All beside other items', () => {
 	it('does not send a request that was waiting for its Min Interval slot when another item failed the execution', async () => {
 		const { credentials } = await throughProxy();
 		// Item 1 waits out Min Interval behind item 0; meanwhile item 2 fails the cap check.
-		const capUsd = ((20_000 + TIE_GROUP) * ROW) / 1e8;
-		const run = await runJobSearch(
-			search({
-				returnAll: '={{ $json.all }}',
-				limit: 10_000,
-				basicFilters: { searchPeriod: '720' },
-				keywordFilters: { includeKeywordsKeywords: '={{ $json.keyword }}' },
-				options: { maxCreditUsd: capUsd, concurrency: 3, minIntervalMs: 1_000 },
-			}),
-			{ credentials, input: [{ all: true, keyword: '' }, { all: false, keyword: 'matchesnothingatall' }, { all: false, keyword: '' }] },
-		);
+		const run = await walkBesideFailingItem(credentials, { minIntervalMs: 1_000 });
 		expect(run.error?.message).toMatch(/\[item 2\]$/);
 		expect(proxy!.bodies).toEqual([expect.not.objectContaining({ 'includeKeywords.keywords': expect.anything() })]);
 	});
