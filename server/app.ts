@@ -38,6 +38,15 @@ export interface AppOptions {
 	logger: boolean;
 	/** Time a client has to send a whole request, headers and body; then 408 and the connection closes. */
 	requestTimeoutMs?: number;
+	/** See StartServerOptions.onAuthenticated. */
+	onAuthenticated?: (request: AuthenticatedRequest) => void;
+}
+
+/** A tool request whose key was accepted from its headers; its body may still be arriving. */
+export interface AuthenticatedRequest {
+	/** `/mcp` or `/v1/<tool>`. */
+	path: string;
+	keyId: string;
 }
 
 /**
@@ -64,11 +73,12 @@ export async function postOnly(request: FastifyRequest, reply: FastifyReply): Pr
 	if (request.method !== 'POST') return sendError(reply, methodNotAllowed());
 }
 
-export function authenticate(state: ServiceState) {
+export function authenticate(state: ServiceState, onAuthenticated?: AppOptions['onAuthenticated']) {
 	return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> => {
 		const key = state.accounts.authenticate(bearerToken(request));
 		if (key) {
 			request.callKey = key;
+			onAuthenticated?.({ path: request.url.split('?')[0], keyId: key.id });
 			return;
 		}
 		return isMcp(request) ? reply.code(401).send(MCP_UNAUTHORIZED_BODY) : sendError(reply, invalidKey());
@@ -212,7 +222,7 @@ export function buildApp(state: ServiceState, options: AppOptions): FastifyInsta
 	});
 	const guards: ToolRouteGuards = {
 		postOnly,
-		authenticate: authenticate(state),
+		authenticate: authenticate(state, options.onAuthenticated),
 		preHandler: options.faults ? [faultHook(options)] : [],
 	};
 	registerRest(app, state, guards);
