@@ -1,4 +1,5 @@
-import { validate } from '../../nodes/JobSearch/filters';
+import { FILTERS, validate } from '../../nodes/JobSearch/filters';
+import { inputProblem } from '../../server/validation';
 
 const messageFor = (body: Record<string, unknown>) => validate(body).map((i) => i.message).join('\n');
 
@@ -21,6 +22,24 @@ describe('validate', () => {
 		expect(messageFor({ limit: 20000 })).toBe('Limit (limit) must be a whole number from 1 to 10000; got 20000');
 		expect(messageFor({ 'client.minFeedbackScore': 7 })).toMatch(/Min Client Feedback Score .* from 0 to 5/);
 		expect(messageFor({ 'budget.connectsPrice.min': 2.5 })).toMatch(/whole number/);
+	});
+
+	it('accepts every numeric filter at exactly its minimum and maximum and refuses the next value beyond, on the node and the server alike', () => {
+		const numeric = FILTERS.flatMap((f) => (f.type === 'integer' || f.type === 'number' ? [f] : []));
+		const step = (type: string) => (type === 'integer' ? 1 : 0.01);
+		const withBounds = numeric.filter((f) => f.minimum !== undefined);
+		expect(withBounds.length).toBeGreaterThan(3);
+		const verdicts = (key: string, value: number) => ({ key, value, node: validate({ [key]: value }).length === 0, server: inputProblem('search_jobs', { [key]: value }) === undefined });
+		for (const f of withBounds) {
+			expect(verdicts(f.key, f.minimum!)).toEqual({ key: f.key, value: f.minimum, node: true, server: true });
+			expect(verdicts(f.key, f.minimum! - step(f.type))).toEqual({ key: f.key, value: f.minimum! - step(f.type), node: false, server: false });
+		}
+		for (const f of numeric.filter((n) => n.maximum !== undefined)) {
+			expect(verdicts(f.key, f.maximum!)).toEqual({ key: f.key, value: f.maximum, node: true, server: true });
+			expect(verdicts(f.key, f.maximum! + step(f.type))).toEqual({ key: f.key, value: f.maximum! + step(f.type), node: false, server: false });
+		}
+		expect(messageFor({ limit: 0 })).toBe('Limit (limit) must be a whole number from 1 to 10000; got 0');
+		expect(messageFor({ limit: 1 })).toBe('');
 	});
 
 	it('says how to write a money amount', () => {

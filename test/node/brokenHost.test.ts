@@ -31,6 +31,8 @@ describe('a 2xx that is not the service envelope', () => {
 		['data without a jobs list', { data: { total: 3 }, usage: envelope.usage }, 'JSON without a "data.jobs" list'],
 		['jobs that are not a list', { data: { jobs: 'none' }, usage: envelope.usage }, 'JSON without a "data.jobs" list'],
 		['jobs without a total', { data: { jobs: [] }, usage: envelope.usage }, 'JSON without an integer "data.total"'],
+		['a total written as text', { data: { jobs: [], total: '0' }, usage: envelope.usage }, 'JSON without an integer "data.total"'],
+		['a total that is not a whole number', { data: { jobs: [], total: 0.5 }, usage: envelope.usage }, 'JSON without an integer "data.total"'],
 		['no usage', { data: envelope.data }, 'JSON without a "usage" object'],
 		[
 			'a consumedMicrocents that is not an integer',

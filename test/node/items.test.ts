@@ -3,6 +3,7 @@ import { recordingSleep, takeWaits } from './sleeps';
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: recordingSleep }));
 
 import { Pacer } from '../../nodes/JobSearch/actions/common/guards';
+import { PRICE_MICROCENTS } from '../../nodes/JobSearch/pricing';
 import { startCountingProxy } from './countingProxy';
 import { getJob, runJobSearch, search, startTestService, type TestService } from './helpers';
 
@@ -103,6 +104,16 @@ describe('Max Credit per Execution', () => {
 		expect(errors).toHaveLength(1);
 		expect(errors[0].json.error).toMatch(/^Stopped before Search Jobs: it could cost up to \$0\.0579.*\$0\.12 cap \[item \d\]$/);
 		expect(run.output.filter((i) => i.json.uid)).toHaveLength(20);
+	});
+
+	it('sends a request whose worst case reaches the cap exactly, and stops the next one', async () => {
+		const { id, credentials } = await service.account('pro');
+		// Two searches of 10 rows may cost exactly the cap between them; a third could pass it.
+		const capUsd = (2 * 10 * PRICE_MICROCENTS.search_jobs) / 1e8;
+		const run = await runJobSearch(search({ limit: 10, options: { maxCreditUsd: capUsd } }), { credentials, input: [{}, {}, {}], continueOnFail: true });
+		expect(service.server.admin.callLog(id).map((c) => c.consumedMicrocents)).toEqual([10, 10].map((rows) => rows * PRICE_MICROCENTS.search_jobs));
+		expect(run.output.filter((i) => i.json.uid)).toHaveLength(20);
+		expect(run.output.filter((i) => i.json.error_code).map((i) => [i.json.error_code, i.pairedItem])).toEqual([['credit_cap_reached', { item: 2 }]]);
 	});
 
 	it('fails the node without continue on fail, having sent nothing past the cap', async () => {
