@@ -19,7 +19,9 @@ describe('many input items', () => {
 		[3, 3],
 	])('keeps at most %i request(s) in flight and pairs every output with its item', async (expected, concurrency) => {
 		const { credentials } = await service.account('enterprise');
-		const proxy = await startCountingProxy(service.server.url);
+		// The first `expected` requests are held until all have arrived: that many in flight is
+		// certain on any machine; the delay gives a node that sent more the time to be seen.
+		const proxy = await startCountingProxy(service.server.url, expected);
 		try {
 			const jobs = service.server.admin.visibleJobs().slice(0, 12);
 			service.server.admin.injectFault({ kind: 'delay', delayMs: 30, times: jobs.length, tool: 'get_job' });
