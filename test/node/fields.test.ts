@@ -1,6 +1,6 @@
 import { NodeHelpers, type INodeParameters, type INodeProperties } from 'n8n-workflow';
 
-import { JOB_SEARCH_TYPE, loadNodeTypes } from '../harness';
+import { JOB_SEARCH_TYPE, loadNodeTypes } from '../harness/nodeTypes';
 
 const node = loadNodeTypes().nodes[JOB_SEARCH_TYPE];
 const { properties } = node.description;
