@@ -100,6 +100,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): SearchReque
 		(name) => this.getNodeParameter(name, itemIndex, name === ADDITIONAL_FILTERS ? '{}' : {}),
 		{ limit },
 		{ timeZone: this.getTimezone() },
+		{ limit: 'Limit' },
 	);
 	if (issues.length > 0) {
 		throw operationError(this.getNode(), 'invalid_input', `${issues[0].message} [item ${itemIndex}]`, {
@@ -132,7 +133,7 @@ export async function send(this: IExecuteFunctions, run: ItemRun, request: Searc
 	let usage: ToolUsage;
 	let stoppedBy: Error | undefined;
 	if (request.returnAll) {
-		const walk = await walkBackThroughTime(run, request.body);
+		const walk = await walkBackThroughTime(run, request.body, this.getNode());
 		({ jobs, total, usage } = walk);
 		stoppedBy = walk.interruptedBy;
 		for (const message of walk.warnings) this.addExecutionHints?.({ message: `${message} [item ${itemIndex}]`, location: 'outputPane' });
