@@ -139,7 +139,11 @@ function map(status: number, body: ServiceErrorBody, c: ErrorCircumstances): Map
 		case '404':
 			return {
 				message: `Not found: ${said || 'the service has no such record'}`,
-				description: 'Check the Job UID: it must be the uid of a job the search returned (a string of digits).',
+				// Search Jobs names no record: its 404 means the tool's address is wrong, a Base URL with a path.
+				description:
+					c.tool === 'search_jobs'
+						? 'Search Jobs looks up no record, so the host has no such tool: remove any path after the host from the Base URL in the credential (https://api.getmany.com.ua, without /v1).'
+						: 'Check the Job UID: it must be the uid of a job the search returned (a string of digits). If every Job UID is not found, remove any path after the host from the Base URL in the credential.',
 			};
 		case 'payload_too_large':
 		case '413':
