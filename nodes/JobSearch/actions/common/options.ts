@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { MAX_ROWS_PER_CALL } from '../../filters';
 import { includeUsageOption } from '../../output';
 import {
 	DEFAULT_MAX_RETRIES,
@@ -38,7 +39,7 @@ export const optionsDescription: INodeProperties = {
 			default: 0,
 			typeOptions: { minValue: 0, numberPrecision: 4 },
 			description:
-				`Stop before a request that could take this execution past this amount. A search counts as Limit × ${formatUsd(PRICE_MICROCENTS.search_jobs)}; Return All asks for pages no bigger than the cap allows (up to 10,000 jobs) and checks each before sending it. 0 means no cap. Read from the first item.`,
+				`Stop before a request that could take this execution past this amount. A search counts as Limit × ${formatUsd(PRICE_MICROCENTS.search_jobs)}; Return All asks for pages no bigger than the cap allows (up to ${MAX_ROWS_PER_CALL.toLocaleString('en-US')} jobs) and checks each before sending it. 0 means no cap. Read from the first item.`,
 		},
 		{
 			displayName: 'Max Retries',
@@ -71,7 +72,8 @@ export const optionsDescription: INodeProperties = {
 			displayName: 'On Premium Not Included',
 			name: 'onPremiumNotIncluded',
 			type: 'options',
-			displayOptions: { show: { '/operation': premiumOperations } },
+			// Get Job needs the addon only with client history: hidden there while that is off.
+			displayOptions: { show: { '/operation': premiumOperations }, hide: { '/includeClientHistory': [false] } },
 			default: 'error',
 			description: 'What to do when the plan lacks the premium addon this operation needs (403)',
 			options: [

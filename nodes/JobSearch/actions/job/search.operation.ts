@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import {
 	ADDITIONAL_FILTERS,
+	FILTER_BY_KEY,
 	MAX_ROWS_PER_CALL,
 	additionalFiltersProperty,
 	searchFiltersFromParameters,
@@ -27,10 +28,16 @@ import { walkBackThroughTime } from './walk';
 
 const show = { resource: ['job'], operation: ['search'] };
 
+/** "1h, 6h, …": the wire values a model may give Search Period, from the schema. */
+function searchPeriods(): string {
+	const spec = FILTER_BY_KEY.get('searchPeriod');
+	return spec && 'options' in spec ? spec.options.map((o) => o.value).join(', ') : '';
+}
+
 const TOOL_DESCRIPTION = [
 	'Search Upwork job postings, newest first, with filters. Every returned job is billed, and one call returns at most the number of jobs the workflow allows: ask for few and narrow with filters rather than paging.',
 	`Each job has uid, title, postedAt, budget, skills, connectsToApply, client facts and the first ${TOOL_DESCRIPTION_CHARS} characters of the description, ending in "…" when cut: to read a whole job, call Get Job with its uid.`,
-	'Lists are comma-separated (keywords; country codes such as US, GB). Search Period is one of 1h, 6h, 24h, 7d, 14d, 30d. A refused call says which field to fix; nothing is billed for it.',
+	`Lists are comma-separated (keywords; country codes such as US, GB). Search Period is one of ${searchPeriods()}. A refused call says which field to fix; nothing is billed for it.`,
 ].join(' ');
 
 export const description: INodeProperties[] = [
