@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { MAX_ROWS_PER_CALL } from '../../filters';
 import { includeUsageOption } from '../../output';
@@ -12,7 +12,22 @@ import { MICROCENTS_PER_USD, PRICE_MICROCENTS, formatUsd } from '../../pricing';
 import { SERVICE_PLANS, minIntervalMsFor } from '../../service';
 import type { ItemOptions } from '../types';
 
-const premiumOperations = ['get', 'getActivity', 'getHistory'];
+/** What to do on a 403 addon_forbidden, shown where the operation can need the premium addon. */
+function onPremiumNotIncluded(show: NonNullable<IDisplayOptions['show']>): INodeProperties {
+	return {
+		displayName: 'On Premium Not Included',
+		name: 'onPremiumNotIncluded',
+		type: 'options',
+		displayOptions: { show },
+		default: 'error',
+		description: 'What to do when the plan lacks the premium addon this operation needs (403)',
+		options: [
+			{ name: 'Error', value: 'error', description: 'Fail (or emit an error item with Continue On Fail)' },
+			{ name: 'Pass Item Through', value: 'passThrough', description: 'Output the input item unchanged, with a note in "jobSearchNote"' },
+			{ name: 'Skip Item', value: 'skip', description: 'Output nothing for this item' },
+		],
+	};
+}
 
 /** The "Options" collection shared by every operation. */
 export const optionsDescription: INodeProperties = {
@@ -68,20 +83,11 @@ export const optionsDescription: INodeProperties = {
 			description:
 				`Space requests at least this far apart, so many input items stay under the rate limit (${minIntervalMsFor('free')} keeps a ${SERVICE_PLANS.free.title} key at ${SERVICE_PLANS.free.requestsPerMinute} a minute). Read from the first item.`,
 		},
-		{
-			displayName: 'On Premium Not Included',
-			name: 'onPremiumNotIncluded',
-			type: 'options',
-			// Get Job needs the addon only with client history: hidden there while that is off.
-			displayOptions: { show: { '/operation': premiumOperations }, hide: { '/includeClientHistory': [false] } },
-			default: 'error',
-			description: 'What to do when the plan lacks the premium addon this operation needs (403)',
-			options: [
-				{ name: 'Error', value: 'error', description: 'Fail (or emit an error item with Continue On Fail)' },
-				{ name: 'Pass Item Through', value: 'passThrough', description: 'Output the input item unchanged, with a note in "jobSearchNote"' },
-				{ name: 'Skip Item', value: 'skip', description: 'Output nothing for this item' },
-			],
-		},
+		// Twice, under one name, as n8n allows for options shown under different conditions: the client
+		// operations always need the addon, Get Job only with client history. (A hide rule cannot say
+		// it: n8n fills in the hidden Include Client History's default, false, for the client operations.)
+		onPremiumNotIncluded({ '/operation': ['getActivity', 'getHistory'] }),
+		onPremiumNotIncluded({ '/operation': ['get'], '/includeClientHistory': [true] }),
 		{
 			displayName: 'Output',
 			name: 'output',
