@@ -1,6 +1,7 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { GROUP_COLLECTIONS } from './naming';
+import { hasProtoKey } from './protoKey';
 import { toRequestBody, type RequestBodyOptions } from './toRequestBody';
 import type { FilterIssue, SearchJobsBody } from './types';
 import { validate } from './validate';
@@ -39,6 +40,9 @@ function additionalFilters(raw: unknown): Parsed {
 	}
 	if (value === undefined || value === null) return { filters: {} };
 	if (typeof value !== 'object' || Array.isArray(value)) return problem(`${ADDITIONAL_FILTERS_TITLE} must be a JSON object`);
+	if (hasProtoKey(value)) {
+		return { issue: { key: ADDITIONAL_FILTERS, title: ADDITIONAL_FILTERS_TITLE, message: `${ADDITIONAL_FILTERS_TITLE} has a key "__proto__", which is no filter` } };
+	}
 	return { filters: value as Record<string, unknown> };
 }
 

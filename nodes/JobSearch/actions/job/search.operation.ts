@@ -22,7 +22,6 @@ import {
 import { PRICE_MICROCENTS, formatUsd } from '../../pricing';
 import type { SearchJobsData, ToolResult, ToolUsage } from '../../transport';
 import { operationError } from '../../transport/errors';
-import { checkAdditionalFilters } from '../common/additionalFilters';
 import type { ItemRun } from '../types';
 import { walkBackThroughTime } from './walk';
 
@@ -102,7 +101,6 @@ function rowsToAsk(this: IExecuteFunctions, itemIndex: number, tool: boolean): {
 export function prepare(this: IExecuteFunctions, itemIndex: number): SearchRequest {
 	const tool = isToolCall(this);
 	const { limit, returnAll } = rowsToAsk.call(this, itemIndex, tool);
-	checkAdditionalFilters.call(this, itemIndex);
 	const { body, issues } = searchFiltersFromParameters(
 		(name) => this.getNodeParameter(name, itemIndex, name === ADDITIONAL_FILTERS ? '{}' : {}),
 		{ limit },
