@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n
 import { toolDefinitions, type ToolName } from '../filters';
 import { formatUsd } from '../pricing';
 import { MAX_BODY_LABEL, SERVICE_PLANS, plansWithPremiumAddon } from '../service';
+import { headerValue } from './retry';
 import { RETRYABLE_STATUSES } from './tunables';
 import { PACKAGE_NAME } from './version';
 
@@ -276,12 +277,6 @@ export function invalidResponseError(
 		itemIndex: circumstances.itemIndex,
 	});
 	return attach(error, { error: message, error_code: 'invalid_response', httpCode: status }, 'temporarily-unavailable');
-}
-
-function headerValue(headers: Record<string, unknown>, name: string): string | undefined {
-	const key = Object.keys(headers ?? {}).find((k) => k.toLowerCase() === name);
-	const value = key === undefined ? undefined : headers[key];
-	return value === undefined ? undefined : String(Array.isArray(value) ? value[0] : value);
 }
 
 /** A NodeApiError for a 3xx: the node follows no redirect, so the key goes nowhere but the Base URL. */

@@ -8,6 +8,7 @@ import {
 	MAX_RETRIES_CEILING,
 	REQUEST_TIMEOUT_SECONDS,
 } from '../../transport/tunables';
+import { numberOption } from '../../numberOption';
 import { MICROCENTS_PER_USD, PRICE_MICROCENTS, formatUsd } from '../../pricing';
 import { SERVICE_PLANS, minIntervalMsFor } from '../../service';
 import type { ItemOptions } from '../types';
@@ -115,11 +116,6 @@ function raw(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	return this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 }
 
-/** A number option as given, or `fallback` when it is missing or not a finite number (an expression can give NaN). */
-function finite(value: unknown, fallback: number): number {
-	return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
-}
-
 export function itemOptions(this: IExecuteFunctions, itemIndex: number): ItemOptions & {
 	maxRetries: number;
 	maxRetryWaitMs: number;
@@ -130,9 +126,9 @@ export function itemOptions(this: IExecuteFunctions, itemIndex: number): ItemOpt
 		output: o.output === 'wholeResponse' ? 'wholeResponse' : 'perJob',
 		includeUsage: o.includeUsage === true,
 		onPremiumNotIncluded: (o.onPremiumNotIncluded as ItemOptions['onPremiumNotIncluded']) ?? 'error',
-		maxRetries: Math.min(MAX_RETRIES_CEILING, Math.max(0, Math.floor(finite(o.maxRetries, DEFAULT_MAX_RETRIES)))),
-		maxRetryWaitMs: Math.max(0, finite(o.maxRetryWaitSeconds, DEFAULT_MAX_RETRY_WAIT_SECONDS) * 1000),
-		timeoutMs: Math.max(1, finite(o.timeoutSeconds, REQUEST_TIMEOUT_SECONDS) * 1000),
+		maxRetries: Math.min(MAX_RETRIES_CEILING, Math.max(0, Math.floor(numberOption(o.maxRetries, DEFAULT_MAX_RETRIES)))),
+		maxRetryWaitMs: Math.max(0, numberOption(o.maxRetryWaitSeconds, DEFAULT_MAX_RETRY_WAIT_SECONDS) * 1000),
+		timeoutMs: Math.max(1, numberOption(o.timeoutSeconds, REQUEST_TIMEOUT_SECONDS) * 1000),
 	};
 }
 
@@ -147,10 +143,10 @@ export interface ExecutionSettings {
 export function executionSettings(this: IExecuteFunctions, itemIndex: number | undefined): ExecutionSettings {
 	if (itemIndex === undefined) return { concurrency: 1, minIntervalMs: 0 };
 	const o = raw.call(this, itemIndex);
-	const maxCreditUsd = typeof o.maxCreditUsd === 'number' ? o.maxCreditUsd : 0;
+	const maxCreditUsd = numberOption(o.maxCreditUsd, 0);
 	return {
-		concurrency: Math.max(1, Math.floor(Number(o.concurrency ?? 1)) || 1),
-		minIntervalMs: Math.max(0, Number(o.minIntervalMs ?? 0) || 0),
+		concurrency: Math.max(1, Math.floor(numberOption(o.concurrency, 1))),
+		minIntervalMs: Math.max(0, numberOption(o.minIntervalMs, 0)),
 		maxCreditMicrocents: maxCreditUsd > 0 ? Math.round(maxCreditUsd * MICROCENTS_PER_USD) : undefined,
 	};
 }

@@ -19,6 +19,7 @@ import {
 	withCallUsage,
 	withUsage,
 } from '../../output';
+import { numberOption } from '../../numberOption';
 import { PRICE_MICROCENTS, formatUsd } from '../../pricing';
 import type { SearchJobsData, ToolResult, ToolUsage } from '../../transport';
 import { operationError } from '../../transport/errors';
@@ -92,7 +93,7 @@ function rowsToAsk(this: IExecuteFunctions, itemIndex: number, tool: boolean): {
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const limit = returnAll ? MAX_ROWS_PER_CALL : (this.getNodeParameter('limit', itemIndex, 50) as number);
 	if (!tool) return { limit, returnAll };
-	const cap = Number(this.getNodeParameter('toolMaxJobs', itemIndex, DEFAULT_TOOL_MAX_JOBS)) || DEFAULT_TOOL_MAX_JOBS;
+	const cap = numberOption(this.getNodeParameter('toolMaxJobs', itemIndex, DEFAULT_TOOL_MAX_JOBS), DEFAULT_TOOL_MAX_JOBS) || DEFAULT_TOOL_MAX_JOBS;
 	// A number the model typed may arrive as text; anything not a number is left for validation.
 	const asked = typeof limit === 'string' && (limit as string).trim() !== '' ? Number(limit) : limit;
 	return { limit: typeof asked === 'number' && asked > cap ? cap : asked, returnAll: false };
