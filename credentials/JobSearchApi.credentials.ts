@@ -33,13 +33,6 @@ export class JobSearchApi implements ICredentialType {
 			default: 'https://api.getmany.com.ua',
 			description: 'Where the REST tools live (POST {Base URL}/v1/&lt;tool&gt;). Change it only for a self-hosted or test server.',
 		},
-		{
-			displayName: 'MCP URL',
-			name: 'mcpUrl',
-			type: 'string',
-			default: 'https://mcp.getmany.com.ua/mcp',
-			description: 'The MCP endpoint, for MCP clients such as an AI agent. This node calls the Base URL only.',
-		},
 	];
 
 	authenticate: IAuthenticateGeneric = {
@@ -54,10 +47,9 @@ export class JobSearchApi implements ICredentialType {
 	/**
 	 * Tests the Base URL and the key with the request the node itself makes, at no credit: a
 	 * get_job without its required jobUid. The service checks the key first (401 invalid_key),
-	 * then refuses the input (400 validation_error), and only a 200 is ever charged. MCP
-	 * tools/list would be free as well, but it checks the MCP URL, which the node never calls:
-	 * a mistyped Base URL would test "successful". (The request does take one slot of the key's
-	 * rate limit for a minute.)
+	 * then refuses the input (400 validation_error), and only a 200 is ever charged. (The request
+	 * does take one slot of the key's rate limit for a minute.) The nodes call the Base URL only,
+	 * so the credential has no MCP URL; one saved by an earlier version is ignored.
 	 *
 	 * Every answer comes back as data (ignoreHttpStatusErrors) and the rules read its error_code:
 	 * n8n 2.8 applies `responseCode` rules only to errors that carry the axios response, which

@@ -3,6 +3,7 @@ import { NodeConnectionTypes, type IExecuteFunctions, type INodeExecutionData, t
 import * as client from './actions/client';
 import * as job from './actions/job';
 import { optionsDescription } from './actions/common/options';
+import { FILTERS } from './filters';
 import { route } from './actions/router';
 
 export class JobSearch implements INodeType {
@@ -13,7 +14,7 @@ export class JobSearch implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
-		description: 'Search Upwork jobs with 53 filters and get job details, client activity and client history',
+		description: `Search Upwork jobs with ${FILTERS.length} filters and get job details, client activity and client history`,
 		defaults: { name: 'Job Search' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

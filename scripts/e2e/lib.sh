@@ -129,7 +129,8 @@ start_server() { # [server options...]; sets server_port, server_url, n8n_key, c
 	die "reference server did not start"
 }
 
-# The "Job Search API" credential n8n imports, pointing at the reference server.
+# The "Job Search API" credential n8n imports, pointing at the reference server. It keeps the
+# "mcpUrl" that credentials saved by earlier versions hold, so the e2e shows they still work.
 write_credential() { # <file>
 	printf '[{"id":"jobSearchLocal","name":"Job Search API (reference server)","type":"jobSearchApi","data":{"apiKey":"%s","baseUrl":"%s","mcpUrl":"%s/mcp"}}]' \
 		"$n8n_key" "$server_url" "$server_url" >"$1"

@@ -2,6 +2,7 @@
 # `npm run test:e2e`: this package, packed and installed as n8n's community-package installer
 # does, in a REAL n8n 2.8.4 (the newest that runs on Node 20) against the reference server:
 #   1. `n8n execute`: Search Jobs -> Get Job returns the searched jobs, and no key leaks;
+#      n8n's own credential test (POST /rest/credentials/test) shows the credential's texts;
 #   2. queue mode (Redis + n8n main + one worker), the server in fast live mode: a webhook workflow
 #      with the node runs on the worker; a published Job Search Trigger polls on main every minute
 #      and delivers every new job once, as one item; nothing fails;
@@ -76,6 +77,10 @@ setup_owner "$n8n_url"
 for _ in $(seq 1 240); do grep -qi "worker.*ready\|ready.*worker" "$work/worker.log" && break; sleep 0.5; done
 grep -qi "worker.*ready\|ready.*worker" "$work/worker.log" || die "the n8n worker did not become ready"
 log "main at $n8n_url (pid $main_pid), worker ready"
+
+step "n8n's credential test (POST /rest/credentials/test): good key, wrong key, Base URL with /v1, a web page"
+N8N_URL="$n8n_url" OWNER_EMAIL="$owner_email" OWNER_PASSWORD="$owner_password" SERVER_URL="$server_url" API_KEY="$n8n_key" \
+	node "$e2e_dir/check-credential.mjs" 2>&1 | sed -u 's/^/  /' || die "credential test check failed"
 
 rm -rf "$shots"
 mkdir -p "$shots"

@@ -125,6 +125,13 @@ describe('Max Credit per Execution', () => {
 		expect(service.server.admin.callLog(id)).toEqual([]);
 	});
 
+	it('keeps the cap when Max Credit comes from an expression as text', async () => {
+		const { id, credentials } = await service.account('pro');
+		const { error } = await runJobSearch(search({ limit: 100, options: { maxCreditUsd: '={{ "0.5" }}' } }), { credentials });
+		expect(error?.message).toMatch(/^Stopped before Search Jobs: it could cost up to \$0\.579/);
+		expect(service.server.admin.callLog(id)).toEqual([]);
+	});
+
 	it('releases what a call did not use, so a search returning fewer rows than its Limit leaves room for the next', async () => {
 		const { id, credentials } = await service.account('pro');
 		// Limit 100 reserves $0.579; a cap of $0.60 fits the second search only if the first,

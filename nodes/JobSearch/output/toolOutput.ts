@@ -1,5 +1,7 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { obj } from './objects';
+
 /** How much of a description a model reads per job in a search; Get Job gives the rest. */
 export const TOOL_DESCRIPTION_CHARS = 300;
 
@@ -14,10 +16,6 @@ export const DEFAULT_TOOL_MAX_JOBS = 20;
 export function isToolCall(context: Pick<IExecuteFunctions, 'getNode'> & Partial<Pick<IExecuteFunctions, 'isToolExecution'>>): boolean {
 	const type = context.getNode().type.split('.').pop() ?? '';
 	return type.endsWith('Tool') || context.isToolExecution?.() === true;
-}
-
-function obj(value: unknown): IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as IDataObject) : {};
 }
 
 function usd(value: unknown): string | undefined {
