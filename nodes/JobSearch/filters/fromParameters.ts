@@ -3,7 +3,7 @@ import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import { GROUP_COLLECTIONS } from './naming';
 import { toRequestBody, type RequestBodyOptions } from './toRequestBody';
 import type { FilterIssue, SearchJobsBody } from './types';
-import { validate } from './validate';
+import { objectAsTextIssues, validate } from './validate';
 
 export const ADDITIONAL_FILTERS = 'additionalFilters';
 const ADDITIONAL_FILTERS_TITLE = 'Additional Filters (JSON)';
@@ -64,5 +64,5 @@ export function searchFiltersFromParameters(
 		Object.values(GROUP_COLLECTIONS).map(({ name }) => [name, (parameter(name) ?? {}) as Record<string, unknown>]),
 	);
 	const body = toRequestBody(collections, { ...fixed, ...extra.filters }, options);
-	return { body, issues: validate(body) };
+	return { body, issues: [...objectAsTextIssues(body), ...validate(body)] };
 }
