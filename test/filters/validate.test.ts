@@ -1,5 +1,6 @@
 import { validate } from '../../nodes/JobSearch/filters';
 import { objectAsTextIssues } from '../../nodes/JobSearch/filters/validate';
+import * as countries from '../../nodes/JobSearch/filters/countries';
 
 const messageFor = (body: Record<string, unknown>) => validate(body).map((i) => i.message).join('\n');
 
@@ -59,6 +60,18 @@ describe('validate', () => {
 		expect(messageFor({ 'client.excludeLocations': [{ type: 'COUNTRY', value: 'Narnia' }, { type: 'COUNTRY', value: 'France' }] })).toBe(
 			'Exclude Client Countries (client.excludeLocations) got "Narnia", "France", which are not two-letter country codes; use ISO 3166 codes such as "US, GB" ("FR" for France)',
 		);
+	});
+
+	it('looks up only the few names it shows, however many entries are wrong', () => {
+		const lookUp = jest.spyOn(countries, 'countryCodeFor');
+		try {
+			const entries = Array.from({ length: 240 }, (_, i) => ({ type: 'COUNTRY', value: `Nowhere ${i}` }));
+			const message = messageFor({ 'client.includeLocations': [{ type: 'COUNTRY', value: 'Germany' }, ...entries] });
+			expect(message).toMatch(/got "Germany", "Nowhere 0", .* and 236 more, which are not two-letter country codes; use ISO 3166 codes such as "US, GB" \("DE" for Germany\)$/);
+			expect(lookUp.mock.calls.length).toBeLessThanOrEqual(5);
+		} finally {
+			lookUp.mockRestore();
+		}
 	});
 
 	it('says to map a text, not the object, when an object reaches a list of texts or of countries', () => {

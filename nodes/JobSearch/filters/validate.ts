@@ -71,6 +71,13 @@ function wordOf(entry: unknown): unknown {
 	return isWireEntry && typeof entry.value === 'string' ? entry.value : entry;
 }
 
+/** No country's name is longer than this: longer text is not looked up. */
+const LONGEST_COUNTRY_NAME = 60;
+
+function codeOf(word: unknown): string | undefined {
+	return typeof word === 'string' && word.length <= LONGEST_COUNTRY_NAME ? countryCodeFor(word) : undefined;
+}
+
 /**
  * What is wrong with a list of country entries, in the user's own words, with the codes to
  * type instead where the entries name countries ("Germany" -> "DE"); undefined when all are codes.
@@ -86,9 +93,10 @@ function countryProblem(list: readonly unknown[]): string | undefined {
 	const bad = words.filter((w) => typeof w !== 'string' || !country.test(w));
 	if (bad.length === 0) return undefined;
 	if (bad.some(isObject)) return `got ${someOf(bad.filter(isObject))}; each entry is ${WIRE_ENTRY}`;
-	const codes = new Map(bad.map((w) => [w, typeof w === 'string' ? countryCodeFor(w) : undefined]));
+	// Looked up only for the entries the message shows: a look-up scans every region name once.
+	const codes = new Map([...new Set(bad)].slice(0, SHOWN_ITEMS).map((w) => [w, codeOf(w)]));
 	const head = `got ${someOf(bad)}, ${whichAreNot(bad)} ${bad.length === 1 ? 'a two-letter country code' : 'two-letter country codes'}`;
-	if ([...codes.values()].every((code) => code !== undefined)) {
+	if (bad.every((w) => codes.get(w) !== undefined)) {
 		return `${head}; write it as "${words.map((w) => codes.get(w) ?? String(w)).join(', ')}" (ISO 3166 codes)`;
 	}
 	const known = [...codes].filter(([, code]) => code !== undefined).map(([w, code]) => `"${code}" for ${String(w)}`);
