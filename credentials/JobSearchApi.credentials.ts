@@ -59,7 +59,10 @@ export class JobSearchApi implements ICredentialType {
 	test: ICredentialTestRequest = {
 		request: {
 			method: 'POST',
-			baseURL: '={{$credentials.baseUrl}}',
+			// A Base URL without http(s):// (e.g. "api.getmany.com.ua") goes to an empty data: URL
+			// instead, which answers without a request and so meets the last rule below; sent as
+			// it is, n8n would show only "Invalid URL".
+			baseURL: '={{ /^\\s*https?:\\/\\//i.test($credentials.baseUrl) ? $credentials.baseUrl : "data:," }}',
 			url: '/v1/get_job',
 			headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
 			body: { jobUid: '' },
@@ -102,7 +105,7 @@ export class JobSearchApi implements ICredentialType {
 					key: 'error_code',
 					value: undefined,
 					message:
-						'The Base URL does not answer as the Job Search service. Check it: it is https://api.getmany.com.ua unless you run your own server, with https and no path.',
+						'The Base URL does not answer as the Job Search service. Check it: it starts with https:// and has no path (https://api.getmany.com.ua unless you run your own server).',
 				},
 			},
 		],

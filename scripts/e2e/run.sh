@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `npm run test:e2e`: this package, packed and installed as n8n's community-package installer
-# does, in a REAL n8n 2.8.4 (the newest that runs on Node 20) against the reference server:
+# `npm run test:e2e`: this package, packed and installed with the README's own install recipe
+# (lib.sh install_package), in a REAL n8n 2.8.4 (the newest that runs on Node 20) against the
+# reference server:
 #   1. `n8n execute`: Search Jobs -> Get Job returns the searched jobs, and no key leaks;
 #      n8n's own credential test (POST /rest/credentials/test) shows the credential's texts;
 #   2. queue mode (Redis + n8n main + one worker), the server in fast live mode: a webhook workflow

@@ -74,6 +74,22 @@ describe('the Job Search API credential test', () => {
 		}
 	});
 
+	it.each([
+		['a host without https://', (host: string) => host.replace(/^http:\/\//, '')],
+		['a mistyped scheme', (host: string) => host.replace(/^http:/, 'htps:')],
+	])('fails for %s saying the Base URL starts with https://, and sends it nothing', async (_name, spoil) => {
+		const { credentials } = await service.account('free');
+		const host = await startScriptedHost((_req, res) => answer(res, 400, { error: 'jobUid is required', error_code: 'validation_error' }));
+		try {
+			const result = await testCredential({ ...credentials, baseUrl: spoil(host.url) });
+			expect(result).toEqual({ status: 'Error', message: expect.stringMatching(NOT_THE_SERVICE) });
+			expect(result.message).toContain('it starts with https://');
+			expect(host.requests()).toEqual([]);
+		} finally {
+			await host.close();
+		}
+	});
+
 	it('fails for a Base URL where nothing listens', async () => {
 		const { credentials } = await service.account('free');
 		const result = await testCredential({ ...credentials, baseUrl: 'http://127.0.0.1:1' });

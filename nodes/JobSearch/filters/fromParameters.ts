@@ -4,7 +4,7 @@ import { GROUP_COLLECTIONS } from './naming';
 import { hasProtoKey } from './protoKey';
 import { toRequestBody, type RequestBodyOptions } from './toRequestBody';
 import type { FilterIssue, SearchJobsBody } from './types';
-import { validate } from './validate';
+import { objectAsTextIssues, validate } from './validate';
 
 export const ADDITIONAL_FILTERS = 'additionalFilters';
 const ADDITIONAL_FILTERS_TITLE = 'Additional Filters (JSON)';
@@ -88,5 +88,5 @@ export function searchFiltersFromParameters(
 		Object.values(GROUP_COLLECTIONS).map(({ name }) => [name, (parameter(name) ?? {}) as Record<string, unknown>]),
 	);
 	const body = toRequestBody(collections, { ...fixed, ...extra.filters }, options);
-	return { body, issues: validate(body) };
+	return { body, issues: [...objectAsTextIssues(body), ...validate(body)] };
 }

@@ -34,6 +34,9 @@ function searchPeriods(): string {
 	return spec && 'options' in spec ? spec.options.map((o) => o.value).join(', ') : '';
 }
 
+/** The Limit field's default (n8n's lint wants the literal 50 there too). */
+const DEFAULT_LIMIT = 50;
+
 const TOOL_DESCRIPTION = [
 	'Search Upwork job postings, newest first, with filters. Every returned job is billed, and one call returns at most the number of jobs the workflow allows: ask for few and narrow with filters rather than paging.',
 	`Each job has uid, title, postedAt, budget, skills, connectsToApply, client facts and the first ${TOOL_DESCRIPTION_CHARS} characters of the description, ending in "…" when cut: to read a whole job, call Get Job with its uid.`,
@@ -65,6 +68,7 @@ export const description: INodeProperties[] = [
 		typeOptions: { minValue: 1, maxValue: MAX_ROWS_PER_CALL },
 		displayOptions: { show: { ...show, returnAll: [false] } },
 		description: 'Max number of results to return',
+		hint: `Every returned job is billed, ${formatUsd(PRICE_MICROCENTS.search_jobs)} each (${formatUsd(DEFAULT_LIMIT * PRICE_MICROCENTS.search_jobs)} for ${DEFAULT_LIMIT}). Cap a run with Max Credit per Execution in Options.`,
 	},
 	{
 		displayName: 'Max Jobs per Tool Call',
@@ -91,7 +95,7 @@ export interface SearchRequest {
 /** Rows to ask for: the Limit, or the service maximum with Return All; as a tool, never past its cap. */
 function rowsToAsk(this: IExecuteFunctions, itemIndex: number, tool: boolean): { limit: number; returnAll: boolean } {
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll ? MAX_ROWS_PER_CALL : (this.getNodeParameter('limit', itemIndex, 50) as number);
+	const limit = returnAll ? MAX_ROWS_PER_CALL : (this.getNodeParameter('limit', itemIndex, DEFAULT_LIMIT) as number);
 	if (!tool) return { limit, returnAll };
 	const cap = numberOption(this.getNodeParameter('toolMaxJobs', itemIndex, DEFAULT_TOOL_MAX_JOBS), DEFAULT_TOOL_MAX_JOBS) || DEFAULT_TOOL_MAX_JOBS;
 	// A number the model typed may arrive as text; anything not a number is left for validation.
