@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { outputOption } from './digest';
 import { MAX_ROWS_PER_CALL, additionalFiltersProperty, toNodeProperties } from '../JobSearch/filters';
 import { includeUsageOption, simplifyProperty } from '../JobSearch/output';
 import { PRICE_MICROCENTS, formatUsd } from '../JobSearch/pricing';
@@ -69,6 +70,7 @@ export const properties: INodeProperties[] = [
 				description:
 					`The most rows one poll reads, and so pays for. What is left is read by the next polls, oldest part first: nothing is skipped. (The silent read of the Late Window on activation is not bound by it, and a poll that checks for late jobs may read ${CHECK_MIN_ROWS} rows more.)`,
 			},
+			outputOption,
 			{
 				displayName: 'Rows per Request',
 				name: 'rowsPerRequest',

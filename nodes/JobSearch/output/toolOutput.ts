@@ -23,7 +23,7 @@ function usd(value: unknown): string | undefined {
 }
 
 /** "$25-$50/h", "$40/h", "$500 fixed": one short string instead of four numeric fields. */
-function budgetOf(job: IDataObject): string | undefined {
+export function budgetOf(job: IDataObject): string | undefined {
 	const budget = obj(job.budget);
 	if (job.jobType === 'FIXED') return usd(budget.fixedBudget) && `${usd(budget.fixedBudget)} fixed`;
 	const hourly = obj(budget.hourlyRate);
