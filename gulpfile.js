@@ -1,15 +1,18 @@
 const path = require('path');
-const { task, src, dest } = require('gulp');
+const { task, src, dest, parallel } = require('gulp');
 
-// tsc compiles only .ts; n8n loads node and credential icons from dist/ beside the compiled files.
-function copyIcons() {
-	const nodeIcons = src(path.resolve('nodes', '**', '*.{png,svg}'), { encoding: false }).pipe(
-		dest(path.resolve('dist', 'nodes')),
-	);
-	nodeIcons.on('end', () => undefined);
-	return src(path.resolve('credentials', '**', '*.{png,svg}'), { encoding: false }).pipe(
-		dest(path.resolve('dist', 'credentials')),
-	);
+// tsc compiles only .ts. What `n8n-node build` copies beside the compiled files, this copies too:
+// node and credential icons, and the output schemas n8n serves from `<node dir>/__schema__/`.
+const STATIC_FILES = ['**/*.{png,svg}', '**/__schema__/**/*.json'];
+
+function copyStaticFiles(folder) {
+	const copy = () =>
+		src(
+			STATIC_FILES.map((pattern) => path.join(folder, pattern)),
+			{ encoding: false, allowEmpty: true, base: folder },
+		).pipe(dest(path.resolve('dist', folder)));
+	copy.displayName = `copy ${folder} static files`;
+	return copy;
 }
 
-task('build:icons', copyIcons);
+task('build:static', parallel(copyStaticFiles('nodes'), copyStaticFiles('credentials')));
