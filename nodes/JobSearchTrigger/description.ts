@@ -1,6 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { MAX_ROWS_PER_CALL, additionalFiltersProperty, toNodeProperties } from '../JobSearch/filters';
+import {
+	MAX_ROWS_PER_CALL,
+	additionalFiltersOption,
+	legacyAdditionalFiltersProperty,
+	toNodeProperties,
+} from '../JobSearch/filters';
 import { includeUsageOption, simplifyProperty } from '../JobSearch/output';
 import {
 	DEFAULT_MAX_JOBS_PER_POLL,
@@ -21,7 +26,7 @@ export const properties: INodeProperties[] = [
 		default: '',
 	},
 	...toNodeProperties({ omit: TRIGGER_OWNED_KEYS }),
-	additionalFiltersProperty(),
+	legacyAdditionalFiltersProperty(),
 	simplifyProperty(),
 	{
 		displayName: 'Options',
@@ -30,6 +35,7 @@ export const properties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
+			additionalFiltersOption(),
 			{
 				displayName: 'Emit on First Poll (Hours)',
 				name: 'firstPollHours',

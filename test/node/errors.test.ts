@@ -145,7 +145,7 @@ describe('premium operations on a plan without the addon', () => {
 		const { credentials } = await service.account('free');
 		const [job] = service.server.admin.visibleJobs();
 		const run = await runJobSearch(
-			getJob(job.uid, { includeClientHistory: true, options: { onPremiumNotIncluded: 'passThrough' } }),
+			getJob(job.uid, { options: { includeClientHistory: true, onPremiumNotIncluded: 'passThrough' } }),
 			{ credentials, input },
 		);
 		expect(run.output).toEqual([

@@ -48,7 +48,7 @@ describe('Job Search as an AI Agent tool', () => {
 		expect(jobs).toHaveLength(30);
 	});
 
-	it('gives the model a Get Job answer with the whole description and the client profile', async () => {
+	it('gives the model a Get Job answer with the whole description and the screening questions', async () => {
 		const { credentials } = await service.account('pro');
 		const [job] = service.server.admin.visibleJobs();
 		const { jobs, description } = await callAsTool(getJob(fromAi('uid', 'string')), { uid: job.uid }, credentials);

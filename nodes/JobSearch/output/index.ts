@@ -1,4 +1,5 @@
-export { simplifyJob, simplifyJobDetails } from './simplifyJob';
+export { SIMPLIFIED_MAX_FIELDS, simplifyJob, simplifyJobDetails } from './simplifyJob';
+export { budgetOf } from './budget';
 export { errorItem, usageFields, withCallUsage, withUsage } from './items';
 export { includeUsageOption, simplifyProperty } from './properties';
 export {
@@ -6,5 +7,11 @@ export {
 	TOOL_DESCRIPTION_CHARS,
 	compactJob,
 	isToolCall,
+	parseFieldList,
+	selectFields,
 	toolDescriptionProperty,
+	toolOutputProperties,
+	toolShape,
+	type ToolOutput,
+	type ToolOutputChoice,
 } from './toolOutput';

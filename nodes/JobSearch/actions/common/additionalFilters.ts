@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { ADDITIONAL_FILTERS } from '../../filters';
+import { ADDITIONAL_FILTERS, readAdditionalFilters } from '../../filters';
 import { operationError } from '../../transport/errors';
 
 /** Whether the Additional Filters text or object has a key "__proto__" at any depth. */
@@ -27,7 +27,8 @@ function hasProtoKey(raw: unknown): boolean {
  * word and the search would be billed without it.
  */
 export function checkAdditionalFilters(this: IExecuteFunctions, itemIndex: number): void {
-	if (!hasProtoKey(this.getNodeParameter(ADDITIONAL_FILTERS, itemIndex, '{}'))) return;
+	const raw = readAdditionalFilters((name) => this.getNodeParameter(name, itemIndex, name === ADDITIONAL_FILTERS ? '{}' : {}));
+	if (!hasProtoKey(raw)) return;
 	throw operationError(
 		this.getNode(),
 		'invalid_input',

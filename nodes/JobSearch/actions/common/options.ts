@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { additionalFiltersOption } from '../../filters';
 import { includeUsageOption } from '../../output';
 import {
 	DEFAULT_MAX_RETRIES,
@@ -8,7 +9,7 @@ import {
 	REQUEST_TIMEOUT_SECONDS,
 } from '../../transport/tunables';
 import { MICROCENTS_PER_USD, PRICE_MICROCENTS, formatUsd } from '../../pricing';
-import { SERVICE_PLANS, minIntervalMsFor } from '../../service';
+import { SERVICE_PLANS, minIntervalMsFor, plansWithPremiumAddon } from '../../service';
 import type { ItemOptions } from '../types';
 
 const premiumOperations = ['get', 'getActivity', 'getHistory'];
@@ -21,6 +22,7 @@ export const optionsDescription: INodeProperties = {
 	placeholder: 'Add Option',
 	default: {},
 	options: [
+		additionalFiltersOption({ show: { '/operation': ['search'] } }),
 		{
 			displayName: 'Concurrency',
 			name: 'concurrency',
@@ -29,6 +31,14 @@ export const optionsDescription: INodeProperties = {
 			typeOptions: { minValue: 1, maxValue: 20, numberPrecision: 0 },
 			description:
 				`How many input items are sent to the service at the same time. Read from the first item. Keep it low on the ${SERVICE_PLANS.free.title} plan (${SERVICE_PLANS.free.requestsPerMinute} requests a minute).`,
+		},
+		{
+			displayName: 'Include Client History',
+			name: 'includeClientHistory',
+			type: 'boolean',
+			default: false,
+			displayOptions: { show: { '/operation': ['get'] } },
+			description: `Whether to add the client's work history and feedback ("clientHistory"). Needs a plan with the premium addon (${plansWithPremiumAddon('or')}).`,
 		},
 		includeUsageOption('call'),
 		{

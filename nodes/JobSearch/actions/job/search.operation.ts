@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import {
 	ADDITIONAL_FILTERS,
 	MAX_ROWS_PER_CALL,
-	additionalFiltersProperty,
+	legacyAdditionalFiltersProperty,
 	searchFiltersFromParameters,
 	toNodeProperties,
 } from '../../filters';
@@ -12,9 +12,11 @@ import {
 	TOOL_DESCRIPTION_CHARS,
 	compactJob,
 	errorItem,
+	type ToolOutputChoice,
 	isToolCall,
 	simplifyJob,
 	toolDescriptionProperty,
+	toolShape,
 	withCallUsage,
 	withUsage,
 } from '../../output';
@@ -22,6 +24,7 @@ import { PRICE_MICROCENTS, formatUsd } from '../../pricing';
 import type { SearchJobsData, ToolResult, ToolUsage } from '../../transport';
 import { operationError } from '../../transport/errors';
 import { checkAdditionalFilters } from '../common/additionalFilters';
+import { readToolOutput } from '../common/toolOutput';
 import type { ItemRun } from '../types';
 import { walkBackThroughTime } from './walk';
 
@@ -69,7 +72,7 @@ export const description: INodeProperties[] = [
 		description: `The most jobs one call of the AI model may return, whatever Limit or Return All say (each job costs ${formatUsd(PRICE_MICROCENTS.search_jobs)}). The model cannot raise it.`,
 	},
 	...toNodeProperties({ omit: ['limit'], displayOptions: { show } }),
-	additionalFiltersProperty({ show }),
+	legacyAdditionalFiltersProperty({ show }),
 ];
 
 /** What one item sends: its search_jobs body, and how to shape the answer. */
@@ -77,8 +80,9 @@ export interface SearchRequest {
 	body: IDataObject;
 	returnAll: boolean;
 	simplify: boolean;
-	/** Run as an AI Agent's tool: rows capped, and Simplify gives the compact job for a model. */
+	/** Run as an AI Agent's tool: rows capped, and Output (not Simplify) shapes each job. */
 	tool: boolean;
+	toolOutput?: ToolOutputChoice;
 }
 
 /** Rows to ask for: the Limit, or the service maximum with Return All; as a tool, never past its cap. */
@@ -111,7 +115,8 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): SearchReque
 		});
 	}
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
-	return { body: body as IDataObject, returnAll, simplify, tool };
+	const toolOutput = tool ? readToolOutput.call(this, itemIndex) : undefined;
+	return { body: body as IDataObject, returnAll, simplify, tool, toolOutput };
 }
 
 /** What to tell the user when Return All stopped part-way: what it had read and paid for. */
@@ -146,7 +151,7 @@ export async function send(this: IExecuteFunctions, run: ItemRun, request: Searc
 		({ jobs, total } = result.data);
 		usage = result.usage;
 	}
-	const shape = request.simplify ? (request.tool ? compactJob : simplifyJob) : undefined;
+	const shape = request.toolOutput ? toolShape(request.toolOutput, compactJob) : request.simplify ? simplifyJob : undefined;
 	// Shaped in place: a walk of 50,000 rows keeps one array, not a second copy of every page.
 	if (shape) for (let i = 0; i < jobs.length; i++) jobs[i] = shape(jobs[i]);
 	const usageToShow = options.includeUsage ? usage : undefined;
