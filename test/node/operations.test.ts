@@ -92,7 +92,7 @@ describe('Search Jobs', () => {
 		const { credentials } = await service.account('pro');
 		const { output } = await runJobSearch(search({ limit: 60 }), { credentials });
 		const keys = Object.keys(output[0].json);
-		expect(keys).toEqual(['uid', 'title', 'url', 'createdAt', 'budget', 'description', 'skills', 'experienceLevel', 'clientCountry', 'clientTotalSpent']);
+		expect(keys).toEqual(['uid', 'title', 'url', 'createdAt', 'budget', 'description', 'skills', 'clientCountry', 'clientPaymentVerified', 'clientTotalSpent']);
 		for (const { json } of output) {
 			expect(Object.keys(json)).toEqual(keys);
 			for (const value of Object.values(json)) if (value !== null && !Array.isArray(value)) expect(typeof value).not.toBe('object');

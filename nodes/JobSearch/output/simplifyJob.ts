@@ -33,8 +33,8 @@ export function simplifyJob(job: IDataObject): IDataObject {
 		budget: budgetOf(job),
 		description: job.description,
 		skills: job.skills,
-		experienceLevel: obj(job.vendor).experienceLevel,
 		clientCountry: client.countryCode,
+		clientPaymentVerified: client.paymentMethodVerified,
 		clientTotalSpent: obj(client.stats).totalSpent,
 	});
 }

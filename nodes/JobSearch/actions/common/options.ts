@@ -57,7 +57,7 @@ export const optionsDescription: INodeProperties = {
 			default: DEFAULT_MAX_RETRIES,
 			typeOptions: { minValue: 0, maxValue: MAX_RETRIES_CEILING, numberPrecision: 0 },
 			description:
-				'How often one request is retried after a rate limit (429), an internal or gateway error (500, 502, 503, 504), a dropped connection or an answer that is not the service\'s. Other errors are never retried.',
+				'How often one request is retried after a rate limit (429), a fault on the service\'s side (500, 502, 503, 504), a dropped connection or an answer that is not the service\'s. Other refusals are never retried.',
 		},
 		{
 			displayName: 'Max Retry Wait (Seconds)',
@@ -85,7 +85,7 @@ export const optionsDescription: INodeProperties = {
 			default: 'error',
 			description: 'What to do when the plan lacks the premium addon this operation needs (403)',
 			options: [
-				{ name: 'Error', value: 'error', description: 'Fail (or emit an error item with Continue On Fail)' },
+				{ name: 'Stop Workflow', value: 'error', description: 'Stop with a message that names the addon; with "On Error" set to continue, output that message as an item' },
 				{ name: 'Pass Item Through', value: 'passThrough', description: 'Output the input item unchanged, with a note in "jobSearchNote"' },
 				{ name: 'Skip Item', value: 'skip', description: 'Output nothing for this item' },
 			],

@@ -123,7 +123,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): SearchReque
 function interruptedNote(read: number, total: number, outputAs: ItemRun['options']['output'] | 'error'): string {
 	const note = `Return All had read ${read.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} matching jobs (billed) when this stopped it.`;
 	const where = {
-		error: 'With "On Error" set to continue, the node outputs those jobs and then an error item.',
+		error: 'With "On Error" set to continue, the node outputs those jobs and then an item with this message.',
 		perJob: 'They are the items before this one.',
 		wholeResponse: 'They are in the "jobs" list of the item before this one.',
 	};
