@@ -22,7 +22,7 @@ export interface ServiceErrorDetails {
 	retryAfterMs?: number;
 }
 
-/** The service's error body (spec 7), with the extra fields of 402 and 429. */
+/** The service's error body (docs/service.md#errors), with the extra fields of 402 and 429. */
 export interface ServiceErrorBody {
 	error?: string;
 	error_code?: string;
