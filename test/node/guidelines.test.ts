@@ -7,7 +7,7 @@ import { join } from 'path';
 import type { INodeProperties, INodePropertyCollection, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 
 import { JobSearchApi } from '../../credentials/JobSearchApi.credentials';
-import { JOB_SEARCH_TRIGGER_TYPE, JOB_SEARCH_TYPE, loadNodeTypes } from '../harness';
+import { JOB_SEARCH_TRIGGER_TYPE, JOB_SEARCH_TYPE, createWorkflow, loadNodeTypes } from '../harness';
 
 const types = loadNodeTypes().nodes;
 const descriptions: Array<[string, INodeTypeDescription]> = [
@@ -129,10 +129,16 @@ describe("n8n's UX guidelines for texts", () => {
 		for (const action of actions) expect(action).toMatch(/^[A-Z][a-z]*( [a-z]+)*$/);
 	});
 
-	it('shows the action on the canvas, not "search: job"', () => {
+	it('shows the action on the canvas, as n8n evaluates the subtitle, not "search: job"', () => {
 		const subtitle = types[JOB_SEARCH_TYPE].description.subtitle ?? '';
-		expect(subtitle).not.toContain('$parameter["resource"]');
-		const actions = allFields.flatMap(({ field }) => (field.name === 'operation' ? choicesOf(field) : []));
-		for (const { value, action } of actions) expect(subtitle).toContain(`${String(value)}: "${action}"`);
+		const operations = allFields.filter(({ field }) => field.name === 'operation');
+		for (const { field } of operations) {
+			for (const { value, action } of choicesOf(field)) {
+				const parameters = { resource: field.displayOptions?.show?.resource?.[0] as string, operation: value as string };
+				const workflow = createWorkflow({ nodes: [{ name: 'Job Search', type: JOB_SEARCH_TYPE, parameters }] });
+				const shown = workflow.expression.getSimpleParameterValue(workflow.getNode('Job Search')!, subtitle, 'internal', {});
+				expect(shown).toBe(action);
+			}
+		}
 	});
 });
