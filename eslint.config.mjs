@@ -1,55 +1,38 @@
-// The rules n8n's verification scanner (@n8n/scan-community-package) runs on community
-// packages, wired as it wires them: @n8n/eslint-plugin-community-nodes recommended plus
-// `no-console` on package.json and everything under nodes/ and credentials/ (TypeScript and
-// JSON), and the three rule sets of eslint-plugin-n8n-nodes-base with the scanner's own
-// off-overrides. Dev-only code (server/, test/, bench/, scripts/) gets typescript-eslint only.
-import tseslint from 'typescript-eslint';
-import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
+// n8n's own lint config (what `n8n-node lint` and the verification scanner apply), unchanged for
+// what ships: package.json, nodes/ and credentials/. Its rules ban Node's built-ins, process,
+// timers and console, which the dev-only code (the reference server, tests, benchmarks and
+// scripts) needs, so that code is kept out of n8n's blocks and gets rules of its own below.
+// Because of that split, package.json has `"n8n": { "strict": false }`: see CONTRIBUTING.md.
+import { config as n8nConfig } from '@n8n/node-cli/eslint';
 import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
+import tseslint from 'typescript-eslint';
 
-const shipped = ['package.json', 'nodes/**/*.{ts,json}', 'credentials/**/*.{ts,json}'];
+const devOnly = ['server/**', 'test/**', 'bench/**', 'scripts/**', 'compat/**'];
+
+/** A block with nothing but ignores (and a name) ignores files everywhere: it stays as it is. */
+const isGlobalIgnore = (block) => Object.keys(block).every((key) => key === 'ignores' || key === 'name');
+
+/** n8n's blocks as they are, each told to skip the dev-only folders. */
+const n8nForShippedCode = n8nConfig.map((block) =>
+	isGlobalIgnore(block) ? block : { ...block, ignores: [...(block.ignores ?? []), ...devOnly] },
+);
 
 export default tseslint.config(
-	{ ignores: ['dist/**', 'node_modules/**', 'coverage/**', '**/*.js', '**/*.mjs', '**/package-lock.json'] },
+	{ ignores: ['dist/**', 'node_modules/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
+	...n8nForShippedCode,
 	{
-		files: ['**/*.ts'],
+		// The codex files ship too; the scanner lints them with the community rules.
+		files: ['nodes/**/*.json', 'credentials/**/*.json'],
+		plugins: { '@n8n/community-nodes': n8nCommunityNodesPlugin },
+		languageOptions: { parser: tseslint.parser, parserOptions: { extraFileExtensions: ['.json'] } },
+		rules: n8nCommunityNodesPlugin.configs.recommended.rules,
+	},
+	{
+		files: devOnly.map((dir) => `${dir}/*.ts`),
 		extends: [tseslint.configs.recommended],
 		rules: {
 			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+			'@typescript-eslint/no-explicit-any': 'off',
 		},
-	},
-	{
-		files: ['**/*.json'],
-		languageOptions: { parser: tseslint.parser, parserOptions: { extraFileExtensions: ['.json'] } },
-	},
-	{
-		files: shipped,
-		plugins: { '@n8n/community-nodes': n8nCommunityNodesPlugin, 'n8n-nodes-base': n8nNodesBase },
-		rules: { ...n8nCommunityNodesPlugin.configs.recommended.rules, 'no-console': 'error' },
-	},
-	{
-		files: ['package.json'],
-		rules: n8nNodesBase.configs.community.rules,
-	},
-	{
-		files: ['credentials/**/*.ts'],
-		rules: {
-			...n8nNodesBase.configs.credentials.rules,
-			'n8n-nodes-base/cred-class-field-documentation-url-miscased': 'off',
-			'n8n-nodes-base/cred-class-field-type-options-password-missing': 'off',
-		},
-	},
-	{
-		files: ['nodes/**/*.ts'],
-		rules: {
-			...n8nNodesBase.configs.nodes.rules,
-			'n8n-nodes-base/node-class-description-inputs-wrong-regular-node': 'off',
-			'n8n-nodes-base/node-class-description-outputs-wrong': 'off',
-			'n8n-nodes-base/node-param-type-options-max-value-present': 'off',
-		},
-	},
-	{
-		files: ['server/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
-		rules: { '@typescript-eslint/no-explicit-any': 'off' },
 	},
 );

@@ -11,7 +11,7 @@ import { startServer } from '../server';
  * - the raw service response body (what any HTTP client receives);
  * - n8n's HTTP Request node used as a tool: it turns the JSON body into one item, and n8n hands
  *   the model the items as a JSON array, so this is the parsed body stringified inside [ ];
- * - the Job Search node as a tool with Simplify off (the jobs as the service sends them);
+ * - the Job Search node as a tool with Output Raw (the jobs as the service sends them);
  * - the Job Search node as a tool by default (the compact job, description cut).
  * The reference server writes descriptions of about 190 to 320 characters; real postings are
  * often much longer, and the compact job cuts them, so real savings are larger than shown here.
@@ -40,21 +40,21 @@ export default async function toolOutputBench(): Promise<void> {
 		const search = { resource: 'job', operation: 'search', limit: fromAi('limit', 'number'), basicFilters: { searchPeriod: '168' } };
 		const rawSearch = await raw('search_jobs', searchBody);
 		const jobs = (JSON.parse(rawSearch) as { data: { jobs: unknown[] } }).data.jobs.length;
-		const fullTool = await callAsTool({ ...search, simplify: false }, { limit: rows }, credentials);
+		const fullTool = await callAsTool({ ...search, toolOutput: 'raw' }, { limit: rows }, credentials);
 		const compactTool = await callAsTool(search, { limit: rows }, credentials);
 		if (jobs !== rows || fullTool.jobs.length !== rows || compactTool.jobs.length !== rows) throw new Error('the runs returned different jobs');
 
 		const uid = compactTool.jobs[0].uid as string;
 		const rawGet = await raw('get_job', { jobUid: uid });
 		const get = { resource: 'job', operation: 'get', jobUid: fromAi('uid', 'string') };
-		const getFullTool = await callAsTool({ ...get, simplify: false }, { uid }, credentials);
+		const getFullTool = await callAsTool({ ...get, toolOutput: 'raw' }, { uid }, credentials);
 		const getTool = await callAsTool(get, { uid }, credentials);
 
 		const perJob = (text: string, count: number) => Math.round(text.length / count);
 		const lines: Array<[string, number, number]> = [
 			['raw service response body', perJob(rawSearch, rows), rawGet.length],
 			["n8n's HTTP Request tool (the body as one item)", perJob(httpRequestTool(rawSearch), rows), httpRequestTool(rawGet).length],
-			['Job Search tool, Simplify off', perJob(fullTool.answer, rows), getFullTool.answer.length],
+			['Job Search tool, Output Raw', perJob(fullTool.answer, rows), getFullTool.answer.length],
 			['Job Search tool, default (compact job)', perJob(compactTool.answer, rows), getTool.answer.length],
 		];
 		const base = lines[0][1];

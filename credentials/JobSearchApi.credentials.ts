@@ -23,7 +23,7 @@ export class JobSearchApi implements ICredentialType {
 			typeOptions: { password: true },
 			required: true,
 			default: '',
-			placeholder: 'gm_…',
+			placeholder: 'e.g. gm_dGhpc2lzYW5leGFtcGxla2V5',
 			description: 'The key from the account dashboard. It starts with gm_ and is shown only once, when created.',
 		},
 		{
@@ -94,7 +94,7 @@ export class JobSearchApi implements ICredentialType {
 				properties: {
 					key: 'error_code',
 					value: 'runtime_error',
-					message: 'The service had an internal error. Test again in a minute.',
+					message: 'The service had an internal fault. Test again in a minute.',
 				},
 			},
 			{

@@ -37,14 +37,6 @@ function loadExample(inputType: string): { nodes: INode[]; connections: IConnect
 	return { nodes: nodes as INode[], connections: workflow.connections };
 }
 
-function rate(job: IDataObject): string {
-	if (job.jobType === 'FIXED') return `$${String(job.fixedBudget ?? '?')} fixed`;
-	const min = job.hourlyRateMin;
-	const max = job.hourlyRateMax ?? job.hourlyRate;
-	// Simplify gives every key, null where the job has no value.
-	return min !== null && min !== undefined && min !== max ? `$${String(min)}-${String(max)}/h` : `$${String(max)}/h`;
-}
-
 function table(rows: string[][]): string {
 	const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
 	const line = (r: string[]) => r.map((cell, c) => cell.padEnd(widths[c])).join('  ');
@@ -79,11 +71,12 @@ async function main(): Promise<void> {
 		const rows = details.map(({ json }) => [
 			String(json.uid),
 			cut(String(json.title), 48),
-			rate(json),
-			String(json.clientCountry ?? ''),
+			// Simplify gives every key, null where the job has no value.
+			String(json.budget ?? ''),
+			String(json.duration ?? ''),
 			String(json.applicationCost ?? ''),
 		]);
-		console.log(table([['UID', 'Title', 'Rate / Budget', 'Country', 'Connects'], ...rows]));
+		console.log(table([['UID', 'Title', 'Budget', 'Duration', 'Connects'], ...rows]));
 
 		const used = (items: typeof found) => Number((items[0]?.json.usage as IDataObject | undefined)?.consumedMicrocents ?? 0);
 		const searchCost = used(found);

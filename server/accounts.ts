@@ -126,7 +126,7 @@ export class AccountBook {
 }
 
 /**
- * Charges min(cost, balance), pool first, then packs (decision B3). Synchronous, so no other
+ * Charges min(cost, balance), pool first, then packs (docs/service.md#billing). Synchronous, so no other
  * call can interleave between reading and writing the balance.
  */
 export function charge(account: Account, costMicrocents: number): number {

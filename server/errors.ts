@@ -1,7 +1,7 @@
 import { MAX_BODY_LABEL } from '../nodes/JobSearch/service';
 
 /**
- * The spec's error bodies (section 7). Every refusal, on either transport, is one of these, so
+ * The service's error bodies (docs/service.md#errors). Every refusal, on either transport, is one of these, so
  * REST sends it as is and MCP wraps the same body in a tool error.
  */
 export interface ErrorBody {
@@ -34,5 +34,5 @@ export const payloadTooLarge = () =>
 // Deliberately generic: nothing about the cause reaches the client.
 export const runtimeError = () => serviceError(500, 'runtime_error', 'Internal error. Retry with exponential backoff.');
 
-/** MCP's own 401 (service-facts A1), different from the REST body. */
+/** MCP's own 401 (docs/service.md#authentication), different from the REST body. */
 export const MCP_UNAUTHORIZED_BODY = { error: { code: 401, message: 'Invalid or missing API key' } };

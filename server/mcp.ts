@@ -62,7 +62,7 @@ function repeatedId(body: unknown): RequestId | undefined {
 
 function serverFor(state: ServiceState, ctx: CallContext, rawArguments: Map<RequestId, unknown>): Server {
 	const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} } });
-	// Listing tools is free and not rate-limited (decision B7): it never reaches handleTool.
+	// Listing tools is free and not rate-limited (docs/service.md#free-listing): it never reaches handleTool.
 	server.setRequestHandler(ListToolsRequestSchema, () => ({
 		tools: toolDefinitions().map(({ name, title, description, inputSchema }) => ({
 			name,

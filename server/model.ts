@@ -1,6 +1,6 @@
 /**
  * Record shapes of the reference server. The spec binds only uid, title, hourlyRate and
- * createdAt; the rest follows the upstream names of service-facts A4 and is documented in the
+ * createdAt; the rest follows the upstream names of docs/service.md#job-record and is documented in the
  * README ("Response fields"). Every field a search filter reads exists here.
  */
 

@@ -24,7 +24,7 @@ function plan(name: Plan, poolMicrocents: number, maxKeys: number): PlanLimits {
 	};
 }
 
-// service-facts A2. Enterprise's pool is "custom": $500 is our stand-in.
+// docs/service.md#plans-and-prices. Enterprise's pool is "custom": $500 is our stand-in.
 export const PLANS: Readonly<Record<Plan, PlanLimits>> = {
 	free: plan('free', 5 * MICROCENTS_PER_USD, 1),
 	pro: plan('pro', 29 * MICROCENTS_PER_USD, 3),
@@ -33,7 +33,7 @@ export const PLANS: Readonly<Record<Plan, PlanLimits>> = {
 
 export const PLAN_NAMES = Object.keys(PLANS) as Plan[];
 
-/** Microcents per billed unit (A2): one price list, shared with the node's credit cap. */
+/** Microcents per billed unit (docs/service.md#plans-and-prices): one price list, shared with the node's credit cap. */
 export const PRICES = PRICE_MICROCENTS;
 
 // Upstream's pricing page is not known; the 402 body needs some URL to send people to.

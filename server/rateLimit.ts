@@ -3,7 +3,7 @@ import type { Clock } from './clock';
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterMs: number };
 
 /**
- * A sliding window per key (decision B4): a request is allowed when fewer than `requests` were
+ * A sliding window per key (docs/service.md#rate-limit): a request is allowed when fewer than `requests` were
  * allowed in the last `windowMs`. Refused requests are not recorded, so retrying at
  * `retryAfterMs` always finds the oldest request expired.
  */

@@ -24,7 +24,7 @@ export interface SearchResult {
 const HOUR_MS = 3_600_000;
 const PERIOD_UNIT_MS: Record<string, number> = { h: HOUR_MS, hour: HOUR_MS, hours: HOUR_MS, d: 24 * HOUR_MS, day: 24 * HOUR_MS, days: 24 * HOUR_MS };
 
-/** "24h" and "24 hours" alike (decision B2); the schema already limited the values. */
+/** "24h" and "24 hours" alike (docs/service.md#search-period); the schema already limited the values. */
 export function periodMs(searchPeriod: string): number {
 	const match = /^(\d+)\s*([a-z]+)$/.exec(searchPeriod.trim().toLowerCase());
 	const unit = match ? PERIOD_UNIT_MS[match[2]] : undefined;
@@ -224,7 +224,7 @@ function predicatesOf(body: SearchBody): Predicate[] {
 	return candidates.filter((p): p is Predicate => p !== undefined);
 }
 
-/** The time window (decision B2): searchPeriod before now, intersected with fromDate and toDate. */
+/** The time window (docs/service.md#search-period): searchPeriod before now, intersected with fromDate and toDate. */
 export function compileQuery(body: SearchBody, nowMs: number): CompiledQuery {
 	let fromMs = -Infinity;
 	let toMs = Infinity;

@@ -46,7 +46,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const SEEDED_SPAN_MS = 30 * DAY_MS;
 // Live arrivals older than this are never generated, so a clock jumped far ahead costs bounded work.
 const LIVE_CATCH_UP_LIMIT_MS = 30 * DAY_MS;
-// The public index refreshes every 5 to 15 minutes (service-facts A1); "a few" stragglers and
+// The public index refreshes every 5 to 15 minutes (docs/service.md#freshness); "a few" stragglers and
 // removals are ours: 2% and 1%, removed between 10 minutes and 6 hours after being shown.
 const DEFAULT_LIVE: Required<LiveOptions> = {
 	model: 'batch',
@@ -63,7 +63,7 @@ const DEFAULT_LIVE: Required<LiveOptions> = {
 // Below this many new entries a splice is cheaper than a merge of the whole index.
 const SPLICE_BATCH_LIMIT = 32;
 
-/** Newest first, then uid descending (decision B1). Uids compare as numbers written in digits. */
+/** Newest first, then uid descending (docs/service.md#order). Uids compare as numbers written in digits. */
 export function compareEntries(a: Entry, b: Entry): number {
 	if (a.createdMs !== b.createdMs) return b.createdMs - a.createdMs;
 	return compareUidDesc(a.job.uid, b.job.uid);

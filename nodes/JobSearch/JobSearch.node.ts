@@ -14,7 +14,9 @@ export class JobSearch implements INodeType {
 		icon: { light: 'file:jobSearch.svg', dark: 'file:jobSearch.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		// The action as the nodes panel names it ("Search jobs"), not "search: job".
+		subtitle:
+			'={{ { search: "Search jobs", get: "Get a job", getActivity: "Get client activity", getHistory: "Get client history" }[$parameter["operation"]] }}',
 		description: `Search Upwork jobs with ${FILTERS.length} filters and get job details, client activity and client history`,
 		defaults: { name: 'Job Search' },
 		usableAsTool: true,
@@ -47,6 +49,10 @@ export class JobSearch implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await route.call(this);
+		// The node's "On Error" setting decides, for the whole run, whether an item that fails (bad
+		// input, a refused or failed request) becomes an error item while the others go on, or
+		// stops the node before any further request is sent.
+		const continueOnFail = this.continueOnFail();
+		return await route.call(this, { continueOnFail });
 	}
 }

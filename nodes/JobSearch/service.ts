@@ -1,5 +1,5 @@
 /**
- * Facts about the service itself (service-facts A2, spec 7): the plans and the size cap. Node
+ * Facts about the service itself (docs/service.md#plans-and-prices, #limits): the plans and the size cap. Node
  * texts and the reference server both read them from here, so a change is made once.
  * The server may import this file; nothing under nodes/ imports the server.
  */

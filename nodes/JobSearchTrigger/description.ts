@@ -1,7 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { outputOption } from './digest';
-import { MAX_ROWS_PER_CALL, additionalFiltersProperty, toNodeProperties } from '../JobSearch/filters';
+import {
+	MAX_ROWS_PER_CALL,
+	additionalFiltersOption,
+	legacyAdditionalFiltersProperty,
+	toNodeProperties,
+} from '../JobSearch/filters';
 import { includeUsageOption, simplifyProperty } from '../JobSearch/output';
 import { PRICE_MICROCENTS, formatUsd } from '../JobSearch/pricing';
 import {
@@ -33,7 +38,7 @@ export const properties: INodeProperties[] = [
 		default: '',
 	},
 	...toNodeProperties({ omit: TRIGGER_OWNED_KEYS }),
-	additionalFiltersProperty(),
+	legacyAdditionalFiltersProperty(),
 	simplifyProperty(),
 	{
 		displayName: 'Options',
@@ -42,6 +47,7 @@ export const properties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
+			additionalFiltersOption(),
 			{
 				displayName: 'Emit on First Poll (Hours)',
 				name: 'firstPollHours',

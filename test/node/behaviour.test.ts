@@ -78,15 +78,15 @@ describe('Include Usage', () => {
 });
 
 describe('Simplify', () => {
-	it('keeps the lower hourly bound in hourlyRateMin and the upper one in hourlyRateMax', async () => {
+	it('writes an hourly range as "$min-$max/h", lower bound first', async () => {
 		const { credentials } = await service.account('pro');
 		const jobs = service.server.admin.visibleJobs() as unknown as Array<{ uid: string; budget?: { hourlyRate?: { min?: number; max?: number } } }>;
-		const job = jobs.find((j) => j.budget?.hourlyRate && j.budget.hourlyRate.min !== j.budget.hourlyRate.max);
+		const job = jobs.find((j) => j.budget?.hourlyRate?.min && j.budget.hourlyRate.max && j.budget.hourlyRate.min < j.budget.hourlyRate.max);
 		expect(job).toBeDefined();
 		const { output } = await runJobSearch(getJob(job!.uid), { credentials });
-		expect(output[0].json.hourlyRateMin).toBe(job!.budget!.hourlyRate!.min);
-		expect(output[0].json.hourlyRateMax).toBe(job!.budget!.hourlyRate!.max);
-		expect(output[0].json.hourlyRateMin as number).toBeLessThan(output[0].json.hourlyRateMax as number);
+		const { min, max } = job!.budget!.hourlyRate!;
+		const usd = (n: number) => `$${Number.isInteger(n) ? n : n.toFixed(2)}`;
+		expect(output[0].json.budget).toBe(`${usd(min!)}-${usd(max!)}/h`);
 	});
 });
 

@@ -1,4 +1,4 @@
-import { compactJob, simplifyJob, simplifyJobDetails } from '../../nodes/JobSearch/output';
+import { SIMPLIFIED_MAX_FIELDS, compactJob, simplifyJob, simplifyJobDetails } from '../../nodes/JobSearch/output';
 
 const job = (extra: Record<string, unknown>) => ({
 	uid: '1',
@@ -35,11 +35,20 @@ describe('the compact job a model reads', () => {
 });
 
 describe('Simplify', () => {
-	it('reports no hourly rate for a fixed-price job, and the same keys with null for a job missing values', () => {
-		const fixed = simplifyJob(job({ jobType: 'FIXED', budget: { fixedBudget: 300 } }));
-		expect(fixed.hourlyRate).toBeNull();
-		expect(fixed.fixedBudget).toBe(300);
+	it('writes a fixed price as "$300 fixed", and gives the same keys with null for a job missing values', () => {
+		const fixed = simplifyJob(job({ jobType: 'FIXED', hourlyRate: 0, budget: { fixedBudget: 300 } }));
+		expect(fixed.budget).toBe('$300 fixed');
 		expect(Object.keys(simplifyJob({ uid: '2' }))).toEqual(Object.keys(fixed));
+		expect(simplifyJob({ uid: '2' }).budget).toBeNull();
 		expect(Object.keys(simplifyJobDetails({ uid: '2' }))).toEqual(Object.keys(simplifyJobDetails(job({}))));
+	});
+
+	it('keeps at most ten flat fields, and nine for Get Job so that a client history asked for is the tenth', () => {
+		const full = job({ questions: ['Why?'], duration: 'x', workload: 'y', applicationCost: 4 });
+		expect(Object.keys(simplifyJob(full)).length).toBeLessThanOrEqual(SIMPLIFIED_MAX_FIELDS);
+		expect(Object.keys(simplifyJobDetails(full))).toHaveLength(SIMPLIFIED_MAX_FIELDS - 1);
+		for (const value of [...Object.values(simplifyJob(full)), ...Object.values(simplifyJobDetails(full))]) {
+			if (value !== null && !Array.isArray(value)) expect(typeof value).not.toBe('object');
+		}
 	});
 });

@@ -157,7 +157,7 @@ describe('premium operations on a plan without the addon', () => {
 		const { credentials } = await service.account('free');
 		const [job] = service.server.admin.visibleJobs();
 		const run = await runJobSearch(
-			getJob(job.uid, { includeClientHistory: true, options: { onPremiumNotIncluded: 'passThrough' } }),
+			getJob(job.uid, { options: { includeClientHistory: true, onPremiumNotIncluded: 'passThrough' } }),
 			{ credentials, input },
 		);
 		expect(run.output).toEqual([
@@ -217,7 +217,7 @@ describe('retries', () => {
 		const { credentials } = await service.account('pro');
 		service.server.admin.injectFault({ kind: '500', tool: 'search_jobs', times: 3 });
 		const { error } = await runJobSearch(search({ options: { maxRetries: 2 } }), { credentials });
-		expect(error?.message).toBe('The service had an internal error (still failing after 2 retries) [item 0]');
+		expect(error?.message).toBe('The service had an internal fault (still failing after 2 retries) [item 0]');
 		expect((error as { failure?: unknown }).failure).toEqual({ cause: 'temporarily-unavailable' });
 	});
 });

@@ -155,7 +155,7 @@ describe('On Premium Not Included', () => {
 		const { id, credentials } = await service.account('free');
 		const [a, b] = service.server.admin.visibleJobs();
 		const run = await runJobSearch(
-			getJob('={{ $json.uid }}', { includeClientHistory: '={{ $json.history }}', options: { onPremiumNotIncluded: 'skip' } }),
+			getJob('={{ $json.uid }}', { options: { includeClientHistory: '={{ $json.history }}', onPremiumNotIncluded: 'skip' } }),
 			{ credentials, input: [{ uid: a.uid, history: true }, { uid: b.uid, history: false }] },
 		);
 		expect(service.server.admin.callLog(id).map((call) => call.status)).toEqual([403, 200]);

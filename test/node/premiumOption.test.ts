@@ -5,10 +5,10 @@ import { JobSearch } from '../../nodes/JobSearch/JobSearch.node';
 const description = new JobSearch().description;
 
 /** Whether n8n keeps the option for these node parameters, as it resolves them for the editor and for a run. */
-function kept(parameters: INodeParameters): boolean {
+function kept(parameters: INodeParameters & { options?: IDataObject }): boolean {
 	const values = NodeHelpers.getNodeParameters(
 		description.properties,
-		{ ...parameters, options: { onPremiumNotIncluded: 'skip' } },
+		{ ...parameters, options: { ...(parameters.options as IDataObject), onPremiumNotIncluded: 'skip' } },
 		true,
 		false,
 		null,
@@ -21,8 +21,8 @@ describe('the On Premium Not Included option', () => {
 	it.each([
 		['Get Client Activity', { resource: 'client', operation: 'getActivity' }, true],
 		['Get Client History', { resource: 'client', operation: 'getHistory' }, true],
-		['Get Job with client history', { resource: 'job', operation: 'get', includeClientHistory: true }, true],
-		['Get Job with client history from an expression', { resource: 'job', operation: 'get', includeClientHistory: '={{ $json.history }}' }, true],
+		['Get Job with client history', { resource: 'job', operation: 'get', options: { includeClientHistory: true } }, true],
+		['Get Job with client history from an expression', { resource: 'job', operation: 'get', options: { includeClientHistory: '={{ $json.history }}' } }, true],
 		['Get Job without client history', { resource: 'job', operation: 'get' }, false],
 		['Search Jobs', { resource: 'job', operation: 'search' }, false],
 	])('is offered for %s only where the premium addon can be needed', (_name, parameters, expected) => {

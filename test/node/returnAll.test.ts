@@ -174,7 +174,7 @@ describe('Return All past the 10,000 rows of one call', () => {
 			if (n === 1) service.server.admin.injectFault({ kind: '500', tool: 'search_jobs', times: 10 });
 		};
 		const run = await runJobSearch(returnAll({ maxRetries: 1 }), { credentials });
-		expect(run.error?.message).toBe('The service had an internal error (still failing after 1 retry) [item 0]');
+		expect(run.error?.message).toBe('The service had an internal fault (still failing after 1 retry) [item 0]');
 		expect(run.error?.description).toContain(`Return All had read 10,000 of ${JOBS_TEXT} matching jobs (billed)`);
 	});
 
@@ -201,7 +201,7 @@ describe('Return All past the 10,000 rows of one call', () => {
 		expect(run.error?.description).toBe(
 			'This request was not sent. Raise "Max Credit per Execution (USD)" in the options, or ask for fewer rows with Limit (a search is billed per returned row). ' +
 				`Return All had read ${READ_IN_TWO_PAGES.toLocaleString('en-US')} of ${JOBS_TEXT} matching jobs (billed) when this stopped it. ` +
-				'With "On Error" set to continue, the node outputs those jobs and then an error item.',
+				'With "On Error" set to continue, the node outputs those jobs and then an item with this message.',
 		);
 		expect(proxy!.bodies).toHaveLength(2);
 		expect(before - service.server.admin.balance(id).totalMicrocents).toBeLessThanOrEqual(capUsd * 1e8);

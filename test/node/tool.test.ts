@@ -67,7 +67,7 @@ describe('Job Search as an AI Agent tool', () => {
 		expect(service.server.admin.callLog(id)).toEqual([]);
 	});
 
-	it('gives the model a Get Job answer with the whole description and the client profile', async () => {
+	it('gives the model a Get Job answer with the whole description and the screening questions', async () => {
 		const { credentials } = await service.account('pro');
 		const [job] = service.server.admin.visibleJobs();
 		const { jobs, description } = await callAsTool(getJob(fromAi('uid', 'string')), { uid: job.uid }, credentials);

@@ -137,7 +137,7 @@ describe('when polls fail in the middle of the day', () => {
 		const failed = new Map(day.failures.map((f) => [f.index, f]));
 		expect([3, 4, 8, 12].filter((i) => failed.has(i))).toEqual([3, 4, 8, 12]);
 		expect(day.failures.every((f) => f.stateUnchanged)).toBe(true);
-		expect(failed.get(3)!.error.message).toMatch(/internal error/i);
+		expect(failed.get(3)!.error.message).toMatch(/internal fault/i);
 		expect(failed.get(8)!.error.message).toMatch(/connection|reach/i);
 		expect(failed.get(12)!.error.message).toMatch(/rate limited/i);
 		// Polls 3, 4 and 8 each backed off before their three retries (recorded, not waited out).

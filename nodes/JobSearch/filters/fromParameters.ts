@@ -10,8 +10,14 @@ export const ADDITIONAL_FILTERS = 'additionalFilters';
 const ADDITIONAL_FILTERS_TITLE = 'Additional Filters (JSON)';
 const ADDITIONAL_FILTERS_HOW_TO = 'Write one JSON object of flat wire keys, e.g. {"budget.hourlyRate.min": "40"}.';
 
-/** The escape hatch for filter keys the schema does not know yet; merged last, so it wins. */
-export function additionalFiltersProperty(displayOptions?: IDisplayOptions): INodeProperties {
+/** The collection Additional Filters (JSON) is an entry of, in both nodes. */
+const OPTIONS = 'options';
+
+/**
+ * The escape hatch for filter keys the schema does not know yet, as an entry of the Options
+ * collection (n8n's rules keep optional JSON out of the top level); merged last, so it wins.
+ */
+export function additionalFiltersOption(displayOptions?: IDisplayOptions): INodeProperties {
 	return {
 		displayName: ADDITIONAL_FILTERS_TITLE,
 		name: ADDITIONAL_FILTERS,
@@ -19,8 +25,32 @@ export function additionalFiltersProperty(displayOptions?: IDisplayOptions): INo
 		default: '{}',
 		...(displayOptions ? { displayOptions } : {}),
 		description:
-			'Filter keys this node has no field for yet, as flat wire keys, e.g. {"budget.hourlyRate.min": "40"}. Merged last, so they win over the fields above. The service refuses unknown keys.',
+			'Filter keys this node has no field for yet, as flat wire keys, e.g. {"budget.hourlyRate.min": "40"}. Merged last, so they win over the filter fields. The service refuses unknown keys.',
 	};
+}
+
+/**
+ * Additional Filters (JSON) used to be a top-level field. n8n drops saved parameters a node no
+ * longer declares, so this hidden one keeps such a workflow's value, which still applies.
+ */
+export function legacyAdditionalFiltersProperty(displayOptions?: IDisplayOptions): INodeProperties {
+	return {
+		displayName: ADDITIONAL_FILTERS_TITLE,
+		name: ADDITIONAL_FILTERS,
+		type: 'hidden',
+		default: '{}',
+		...(displayOptions ? { displayOptions } : {}),
+	};
+}
+
+/**
+ * The one place that reads Additional Filters (JSON): the Options entry when it is set, else the
+ * top-level value of a workflow saved before the field moved. `parameter` reads a node parameter.
+ */
+export function readAdditionalFilters(parameter: (name: string) => unknown): unknown {
+	const options = parameter(OPTIONS);
+	const entry = typeof options === 'object' && options !== null ? (options as Record<string, unknown>)[ADDITIONAL_FILTERS] : undefined;
+	return entry !== undefined ? entry : parameter(ADDITIONAL_FILTERS);
 }
 
 type Parsed = { filters: Record<string, unknown> } | { issue: FilterIssue };
@@ -80,7 +110,7 @@ export function searchFiltersFromParameters(
 	options: RequestBodyOptions = {},
 	useInstead: Record<string, string> = {},
 ): SearchFilters {
-	const extra = additionalFilters(parameter(ADDITIONAL_FILTERS));
+	const extra = additionalFilters(readAdditionalFilters(parameter));
 	if ('issue' in extra) return { body: {}, issues: [extra.issue] };
 	const owned = ownedKeyIssue(extra.filters, fixed, useInstead);
 	if (owned) return { body: {}, issues: [owned] };

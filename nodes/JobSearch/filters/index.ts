@@ -10,4 +10,11 @@ export { boundsOf, type ValueBounds } from './bounds';
 export { toJsonSchema, filterToJsonSchema, type JsonSchema, type SchemaOptions } from './toJsonSchema';
 export { TOOL_NAMES, toolDefinitions, type ToolName, type ToolDefinition } from './tools';
 export { JOB_UID_PATTERN, MONEY_PATTERN, COUNTRY_CODE_PATTERN, DATE_TIME_PATTERN } from './wireFormats';
-export { ADDITIONAL_FILTERS, additionalFiltersProperty, searchFiltersFromParameters, type SearchFilters } from './fromParameters';
+export {
+	ADDITIONAL_FILTERS,
+	additionalFiltersOption,
+	legacyAdditionalFiltersProperty,
+	readAdditionalFilters,
+	searchFiltersFromParameters,
+	type SearchFilters,
+} from './fromParameters';

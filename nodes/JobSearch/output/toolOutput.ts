@@ -1,5 +1,6 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { budgetOf } from './budget';
 import { obj } from './objects';
 
 /** How much of a description a model reads per job in a search; Get Job gives the rest. */
@@ -16,22 +17,6 @@ export const DEFAULT_TOOL_MAX_JOBS = 20;
 export function isToolCall(context: Pick<IExecuteFunctions, 'getNode'> & Partial<Pick<IExecuteFunctions, 'isToolExecution'>>): boolean {
 	const type = context.getNode().type.split('.').pop() ?? '';
 	return type.endsWith('Tool') || context.isToolExecution?.() === true;
-}
-
-function usd(value: unknown): string | undefined {
-	return typeof value === 'number' ? `$${Number.isInteger(value) ? value : value.toFixed(2)}` : undefined;
-}
-
-/** "$25-$50/h", "$40/h", "$500 fixed": one short string instead of four numeric fields. */
-export function budgetOf(job: IDataObject): string | undefined {
-	const budget = obj(job.budget);
-	if (job.jobType === 'FIXED') return usd(budget.fixedBudget) && `${usd(budget.fixedBudget)} fixed`;
-	const hourly = obj(budget.hourlyRate);
-	// 0 is how the service writes "no rate" at the top level, not a rate of $0.
-	const topRate = typeof job.hourlyRate === 'number' && job.hourlyRate > 0 ? job.hourlyRate : undefined;
-	const [min, max] = [usd(hourly.min), usd(hourly.max) ?? usd(topRate)];
-	if (!min && !max) return undefined;
-	return min && max && min !== max ? `${min}-${max}/h` : `${max ?? min}/h`;
 }
 
 function shortened(text: unknown, max: number): string | undefined {
@@ -89,4 +74,76 @@ export function toolDescriptionProperty(show: IDisplayOptions['show'], text: str
 		displayOptions: { show: { ...show, '@tool': [true] } },
 		description: 'What the AI model reads about this tool. The default says what it returns, what it costs and how to call it well.',
 	};
+}
+
+/** What an AI Agent's tool call returns per job: n8n's three choices for a tool's output. */
+export type ToolOutput = 'simplified' | 'raw' | 'selected';
+
+export interface ToolOutputChoice {
+	output: ToolOutput;
+	/** Selected Fields only: the field paths to keep, uid aside (it is always kept). */
+	fields: string[];
+}
+
+/** The Output choice and its Fields list, shown only when the node runs as a tool. */
+export function toolOutputProperties(show: IDisplayOptions['show']): INodeProperties[] {
+	const asTool = { ...show, '@tool': [true] };
+	return [
+		{
+			displayName: 'Output',
+			name: 'toolOutput',
+			type: 'options',
+			default: 'simplified',
+			displayOptions: { show: asTool },
+			description: 'What the AI model gets for each job. Fewer fields leave the model more room to reason.',
+			options: [
+				{ name: 'Raw', value: 'raw', description: 'The whole record, as the service returns it' },
+				{ name: 'Selected Fields', value: 'selected', description: 'Only the fields listed in Fields, and always uid' },
+				{ name: 'Simplified', value: 'simplified', description: 'The fields a model needs to judge a job, in few characters' },
+			],
+		},
+		{
+			displayName: 'Fields',
+			name: 'toolFields',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. title, budget.hourlyRate.max, client.countryCode',
+			displayOptions: { show: { ...asTool, toolOutput: ['selected'] } },
+			description: 'Fields of the raw record, separated by commas; a dot reaches into an object. The uid is always included.',
+		},
+	];
+}
+
+/** "title, client.countryCode title" → ["title", "client.countryCode"]: uid aside, each once. */
+export function parseFieldList(text: unknown): string[] {
+	const names = typeof text === 'string' ? text.split(/[\s,]+/) : [];
+	return [...new Set(names.filter((name) => name !== '' && name !== 'uid'))];
+}
+
+function valueAt(record: IDataObject, path: string): unknown {
+	let at: unknown = record;
+	for (const key of path.split('.')) {
+		const container = obj(at);
+		if (!Object.prototype.hasOwnProperty.call(container, key)) return undefined;
+		at = container[key];
+	}
+	return at;
+}
+
+/** The job's uid and the listed fields it has, keyed by the path as written. */
+export function selectFields(job: IDataObject, fields: readonly string[]): IDataObject {
+	const picked: IDataObject = { uid: job.uid };
+	for (const path of fields) {
+		const value = valueAt(job, path);
+		if (value !== undefined) picked[path] = value as IDataObject[string];
+	}
+	return picked;
+}
+
+/** How to shape each job for the tool's caller; `simplified` is the operation's own simplified form. */
+export function toolShape(choice: ToolOutputChoice, simplified: (job: IDataObject) => IDataObject): ((job: IDataObject) => IDataObject) | undefined {
+	if (choice.output === 'raw') return undefined;
+	if (choice.output === 'selected') return (job) => selectFields(job, choice.fields);
+	return simplified;
 }

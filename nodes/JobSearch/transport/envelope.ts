@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ToolName } from '../filters';
 
-/** Per-call credit metering (spec 2). */
+/** Per-call credit metering (docs/service.md#envelope). */
 export interface ToolUsage {
 	consumedMicrocents: number;
 	remainingMicrocents: number;
@@ -36,7 +36,7 @@ function describeText(text: string): string {
 }
 
 /**
- * Checks that a 2xx body is the service's envelope (spec 2): a `data` object, integer
+ * Checks that a 2xx body is the service's envelope (docs/service.md#envelope): a `data` object, integer
  * `usage.consumedMicrocents` and `usage.remainingMicrocents`, and for search_jobs a `data.jobs`
  * list and an integer `data.total`. An HTML page from a proxy, `{}` or any other shape is not a
  * success: taken as one, it would output nothing (or `{}`) and hide that the node is not talking

@@ -23,7 +23,7 @@ export interface ServiceErrorDetails {
 	retryAfterMs?: number;
 }
 
-/** The service's error body (spec 7), with the extra fields of 402 and 429. */
+/** The service's error body (docs/service.md#errors), with the extra fields of 402 and 429. */
 export interface ServiceErrorBody {
 	error?: string;
 	error_code?: string;
@@ -89,7 +89,7 @@ function map(status: number, body: ServiceErrorBody, c: ErrorCircumstances): Map
 		case 'validation_error':
 		case '400':
 			return {
-				message: `The service rejected the input: ${said || 'validation error'}`,
+				message: `The service rejected the input: ${said || 'it gave no reason'}`,
 				description:
 					'Fix the field the message names. Keys typed into "Additional Filters (JSON)" are checked by the service only, and an unknown key is refused so that a typo cannot widen a paid search.',
 				failure: 'configuration-invalid',
@@ -171,7 +171,7 @@ function map(status: number, body: ServiceErrorBody, c: ErrorCircumstances): Map
 		case 'runtime_error':
 		case '500':
 			return {
-				message: `The service had an internal error${c.retries ? ` (still failing after ${retriesText(c.retries)})` : ''}`,
+				message: `The service had an internal fault${c.retries ? ` (still failing after ${retriesText(c.retries)})` : ''}`,
 				description: 'This is on the service side and usually passes. Try again later, or raise "Max Retries".',
 				failure: 'temporarily-unavailable',
 			};

@@ -16,7 +16,7 @@ export const DEFAULT_MAX_RETRIES = 3;
 export const DEFAULT_MAX_RETRY_WAIT_SECONDS = RATE_LIMIT_WINDOW_MS / 1000;
 export const DEFAULT_MAX_RETRY_WAIT_MS = DEFAULT_MAX_RETRY_WAIT_SECONDS * 1000;
 
-/** The service rejects a retry that comes even a little early (spec 7), so wait this much longer. */
+/** The service rejects a retry that comes even a little early (docs/service.md#errors), so wait this much longer. */
 export const RETRY_AFTER_CUSHION_MS = 25;
 
 /** Used when a 429 carries neither Retry-After nor retryAfterMs: a tenth of the rate-limit window. */

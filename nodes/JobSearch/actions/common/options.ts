@@ -1,6 +1,6 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { MAX_ROWS_PER_CALL } from '../../filters';
+import { MAX_ROWS_PER_CALL, additionalFiltersOption } from '../../filters';
 import { includeUsageOption } from '../../output';
 import {
 	DEFAULT_MAX_RETRIES,
@@ -10,7 +10,7 @@ import {
 } from '../../transport/tunables';
 import { numberOption } from '../../numberOption';
 import { MICROCENTS_PER_USD, PRICE_MICROCENTS, formatUsd } from '../../pricing';
-import { SERVICE_PLANS, minIntervalMsFor } from '../../service';
+import { SERVICE_PLANS, minIntervalMsFor, plansWithPremiumAddon } from '../../service';
 import type { ItemOptions } from '../types';
 
 /** What to do on a 403 addon_forbidden, shown where the operation can need the premium addon. */
@@ -23,7 +23,7 @@ function onPremiumNotIncluded(show: NonNullable<IDisplayOptions['show']>): INode
 		default: 'error',
 		description: 'What to do when the plan lacks the premium addon this operation needs (403)',
 		options: [
-			{ name: 'Error', value: 'error', description: 'Fail (or emit an error item with Continue On Fail)' },
+			{ name: 'Stop Workflow', value: 'error', description: 'Stop with a message that names the addon; with "On Error" set to continue, output that message as an item' },
 			{ name: 'Pass Item Through', value: 'passThrough', description: 'Output the input item unchanged, with a note in "jobSearchNote"' },
 			{ name: 'Skip Item', value: 'skip', description: 'Output nothing for this item' },
 		],
@@ -38,6 +38,7 @@ export const optionsDescription: INodeProperties = {
 	placeholder: 'Add Option',
 	default: {},
 	options: [
+		additionalFiltersOption({ show: { '/operation': ['search'] } }),
 		{
 			displayName: 'Concurrency',
 			name: 'concurrency',
@@ -46,6 +47,14 @@ export const optionsDescription: INodeProperties = {
 			typeOptions: { minValue: 1, maxValue: 20, numberPrecision: 0 },
 			description:
 				`How many input items are sent to the service at the same time. Read from the first item. Keep it low on the ${SERVICE_PLANS.free.title} plan (${SERVICE_PLANS.free.requestsPerMinute} requests a minute).`,
+		},
+		{
+			displayName: 'Include Client History',
+			name: 'includeClientHistory',
+			type: 'boolean',
+			default: false,
+			displayOptions: { show: { '/operation': ['get'] } },
+			description: `Whether to add the client's work history and feedback ("clientHistory"). Needs a plan with the premium addon (${plansWithPremiumAddon('or')}).`,
 		},
 		includeUsageOption('call'),
 		{
@@ -64,7 +73,7 @@ export const optionsDescription: INodeProperties = {
 			default: DEFAULT_MAX_RETRIES,
 			typeOptions: { minValue: 0, maxValue: MAX_RETRIES_CEILING, numberPrecision: 0 },
 			description:
-				'How often one request is retried after a rate limit (429), an internal or gateway error (500, 502, 503, 504), a dropped connection or an answer that is not the service\'s. Other errors are never retried.',
+				'How often one request is retried after a rate limit (429), a fault on the service\'s side (500, 502, 503, 504), a dropped connection or an answer that is not the service\'s. Other refusals are never retried.',
 		},
 		{
 			displayName: 'Max Retry Wait (Seconds)',
@@ -88,7 +97,7 @@ export const optionsDescription: INodeProperties = {
 		// operations always need the addon, Get Job only with client history. (A hide rule cannot say
 		// it: n8n fills in the hidden Include Client History's default, false, for the client operations.)
 		onPremiumNotIncluded({ '/operation': ['getActivity', 'getHistory'] }),
-		onPremiumNotIncluded({ '/operation': ['get'], '/includeClientHistory': [true] }),
+		onPremiumNotIncluded({ '/operation': ['get'], includeClientHistory: [true] }),
 		{
 			displayName: 'Output',
 			name: 'output',

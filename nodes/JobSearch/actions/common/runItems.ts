@@ -24,6 +24,12 @@ function remember(error: unknown, itemIndex: number): unknown {
 	return error;
 }
 
+/** What execute() decides for the whole run. */
+export interface RunSettings {
+	/** The node's "On Error" setting: failing items become error items instead of stopping the node. */
+	continueOnFail: boolean;
+}
+
 interface ReadyItem<Prepared> {
 	itemIndex: number;
 	options: ReturnType<typeof itemOptions>;
@@ -41,9 +47,9 @@ interface ReadyItem<Prepared> {
 export async function runItems<Prepared>(
 	this: IExecuteFunctions,
 	operation: Operation<Prepared>,
+	{ continueOnFail }: RunSettings,
 ): Promise<INodeExecutionData[]> {
 	const items = this.getInputData();
-	const continueOnFail = this.continueOnFail();
 	const results: INodeExecutionData[][] = new Array(items.length);
 
 	const ready: Array<ReadyItem<Prepared>> = [];

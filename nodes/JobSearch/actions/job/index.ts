@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { simplifyProperty } from '../../output';
+import { simplifyProperty, toolOutputProperties } from '../../output';
 
 import * as get from './get.operation';
 import * as search from './search.operation';
@@ -32,6 +32,8 @@ export const description: INodeProperties[] = [
 	},
 	...search.description,
 	...get.description,
-	// After the operation's own fields, so that Job UID (required) comes first.
-	simplifyProperty({ show: { resource: ['job'] } }),
+	// After the operation's own fields, so that Job UID (required) comes first. An AI Agent's
+	// tool call gets Output (Simplified, Raw, Selected Fields) in place of Simplify.
+	simplifyProperty({ show: { resource: ['job'], '@tool': [false] } }),
+	...toolOutputProperties({ resource: ['job'] }),
 ];

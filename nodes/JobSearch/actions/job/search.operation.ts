@@ -4,7 +4,7 @@ import {
 	ADDITIONAL_FILTERS,
 	FILTER_BY_KEY,
 	MAX_ROWS_PER_CALL,
-	additionalFiltersProperty,
+	legacyAdditionalFiltersProperty,
 	searchFiltersFromParameters,
 	toNodeProperties,
 } from '../../filters';
@@ -13,9 +13,11 @@ import {
 	TOOL_DESCRIPTION_CHARS,
 	compactJob,
 	errorItem,
+	type ToolOutputChoice,
 	isToolCall,
 	simplifyJob,
 	toolDescriptionProperty,
+	toolShape,
 	withCallUsage,
 	withUsage,
 } from '../../output';
@@ -23,6 +25,7 @@ import { numberOption } from '../../numberOption';
 import { PRICE_MICROCENTS, formatUsd } from '../../pricing';
 import type { SearchJobsData, ToolResult, ToolUsage } from '../../transport';
 import { operationError } from '../../transport/errors';
+import { readToolOutput } from '../common/toolOutput';
 import type { ItemRun } from '../types';
 import { walkBackThroughTime } from './walk';
 
@@ -80,7 +83,7 @@ export const description: INodeProperties[] = [
 		description: `The most jobs one call of the AI model may return, whatever Limit or Return All say (each job costs ${formatUsd(PRICE_MICROCENTS.search_jobs)}). The model cannot raise it.`,
 	},
 	...toNodeProperties({ omit: ['limit'], displayOptions: { show } }),
-	additionalFiltersProperty({ show }),
+	legacyAdditionalFiltersProperty({ show }),
 ];
 
 /** What one item sends: its search_jobs body, and how to shape the answer. */
@@ -88,8 +91,9 @@ export interface SearchRequest {
 	body: IDataObject;
 	returnAll: boolean;
 	simplify: boolean;
-	/** Run as an AI Agent's tool: rows capped, and Simplify gives the compact job for a model. */
+	/** Run as an AI Agent's tool: rows capped, and Output (not Simplify) shapes each job. */
 	tool: boolean;
+	toolOutput?: ToolOutputChoice;
 }
 
 /** Rows to ask for: the Limit, or the service maximum with Return All; as a tool, never past its cap. */
@@ -122,14 +126,15 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): SearchReque
 		});
 	}
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
-	return { body: body as IDataObject, returnAll, simplify, tool };
+	const toolOutput = tool ? readToolOutput.call(this, itemIndex) : undefined;
+	return { body: body as IDataObject, returnAll, simplify, tool, toolOutput };
 }
 
 /** What to tell the user when Return All stopped part-way: what it had read and paid for. */
 function interruptedNote(read: number, total: number, outputAs: ItemRun['options']['output'] | 'error'): string {
 	const note = `Return All had read ${read.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} matching jobs (billed) when this stopped it.`;
 	const where = {
-		error: 'With "On Error" set to continue, the node outputs those jobs and then an error item.',
+		error: 'With "On Error" set to continue, the node outputs those jobs and then an item with this message.',
 		perJob: 'They are the items before this one.',
 		wholeResponse: 'They are in the "jobs" list of the item before this one.',
 	};
@@ -157,7 +162,7 @@ export async function send(this: IExecuteFunctions, run: ItemRun, request: Searc
 		({ jobs, total } = result.data);
 		usage = result.usage;
 	}
-	const shape = request.simplify ? (request.tool ? compactJob : simplifyJob) : undefined;
+	const shape = request.toolOutput ? toolShape(request.toolOutput, compactJob) : request.simplify ? simplifyJob : undefined;
 	// Shaped in place: a walk of 50,000 rows keeps one array, not a second copy of every page.
 	if (shape) for (let i = 0; i < jobs.length; i++) jobs[i] = shape(jobs[i]);
 	const usageToShow = options.includeUsage ? usage : undefined;
