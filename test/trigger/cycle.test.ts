@@ -367,7 +367,10 @@ describe('on the index shapes it cannot see', () => {
 			polls.push(t);
 			const out = await runCycle(state, settings(), fetchPage, () => clock.ms);
 			state = out.state;
-			for (const uid of uids(out.emit)) (sentAt.has(uid) ? twice.push(uid) : sentAt.set(uid, t));
+			for (const uid of uids(out.emit)) {
+				if (sentAt.has(uid)) twice.push(uid);
+				else sentAt.set(uid, t);
+			}
 		}
 		return { jobs, polls, sentAt, twice, toMs };
 	}
