@@ -33,13 +33,6 @@ export class JobSearchApi implements ICredentialType {
 			default: 'https://api.getmany.com.ua',
 			description: 'Where the REST tools live (POST {Base URL}/v1/&lt;tool&gt;). Change it only for a self-hosted or test server.',
 		},
-		{
-			displayName: 'MCP URL',
-			name: 'mcpUrl',
-			type: 'string',
-			default: 'https://mcp.getmany.com.ua/mcp',
-			description: 'The MCP endpoint, for MCP clients such as an AI agent. This node calls the Base URL only.',
-		},
 	];
 
 	authenticate: IAuthenticateGeneric = {
@@ -54,10 +47,9 @@ export class JobSearchApi implements ICredentialType {
 	/**
 	 * Tests the Base URL and the key with the request the node itself makes, at no credit: a
 	 * get_job without its required jobUid. The service checks the key first (401 invalid_key),
-	 * then refuses the input (400 validation_error), and only a 200 is ever charged. MCP
-	 * tools/list would be free as well, but it checks the MCP URL, which the node never calls:
-	 * a mistyped Base URL would test "successful". (The request does take one slot of the key's
-	 * rate limit for a minute.)
+	 * then refuses the input (400 validation_error), and only a 200 is ever charged. (The request
+	 * does take one slot of the key's rate limit for a minute.) The nodes call the Base URL only,
+	 * so the credential has no MCP URL; one saved by an earlier version is ignored.
 	 *
 	 * Every answer comes back as data (ignoreHttpStatusErrors) and the rules read its error_code:
 	 * n8n 2.8 applies `responseCode` rules only to errors that carry the axios response, which
@@ -67,7 +59,10 @@ export class JobSearchApi implements ICredentialType {
 	test: ICredentialTestRequest = {
 		request: {
 			method: 'POST',
-			baseURL: '={{$credentials.baseUrl}}',
+			// A Base URL without http(s):// (e.g. "api.getmany.com.ua") goes to an empty data: URL
+			// instead, which answers without a request and so meets the last rule below; sent as
+			// it is, n8n would show only "Invalid URL".
+			baseURL: '={{ /^\\s*https?:\\/\\//i.test($credentials.baseUrl) ? $credentials.baseUrl : "data:," }}',
 			url: '/v1/get_job',
 			headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
 			body: { jobUid: '' },
@@ -110,7 +105,7 @@ export class JobSearchApi implements ICredentialType {
 					key: 'error_code',
 					value: undefined,
 					message:
-						'The Base URL does not answer as the Job Search service. Check it: it is https://api.getmany.com.ua unless you run your own server, with https and no path.',
+						'The Base URL does not answer as the Job Search service. Check it: it starts with https:// and has no path (https://api.getmany.com.ua unless you run your own server).',
 				},
 			},
 		],

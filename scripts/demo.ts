@@ -8,7 +8,8 @@ import { startServer } from '../server';
 import { formatUsd } from '../nodes/JobSearch/pricing';
 
 /**
- * `npm run demo`: the example "job alert" workflow (examples/search-then-get-job.json) run
+ * `npm run demo`: the example search workflow (examples/search-then-get-job.json: Search Jobs,
+ * then Get Job for the top results; a search, not the job-alert trigger) run
  * inside real n8n-core against the embedded reference server. No key and no build needed.
  */
 

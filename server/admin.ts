@@ -1,12 +1,12 @@
 import { createHash, timingSafeEqual } from 'crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { KeyLimitError } from './accounts';
-import { sendError } from './app';
 import { bearerToken } from './auth';
 import { notFound, serviceError, validationError } from './errors';
 import type { ServiceState } from './handlers';
 import { PLAN_NAMES } from './plans';
 import type { Plan } from './model';
+import { sendError } from './routeGuards';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 

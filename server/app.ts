@@ -1,9 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'http';
 import type { Socket } from 'net';
-import type { KeyRecord } from './accounts';
-import { bearerToken } from './auth';
-import { ServiceError, invalidKey, methodNotAllowed, notFound, payloadTooLarge, runtimeError, MCP_UNAUTHORIZED_BODY, validationError } from './errors';
+import { ServiceError, methodNotAllowed, notFound, payloadTooLarge, runtimeError, validationError } from './errors';
 import { MAX_BODY_BYTES } from '../nodes/JobSearch/service';
 import { FaultQueue, parseFaultHeader } from './faults';
 import { JsonBodyError, parseJsonBody } from './jsonBody';
@@ -12,22 +10,9 @@ import type { ServiceState } from './handlers';
 import { registerAdmin } from './admin';
 import { registerMcp } from './mcp';
 import { registerRest } from './rest';
+import { authenticate, isMcp, postOnly, sendError, type AuthenticatedRequest, type ToolRouteGuards } from './routeGuards';
 
-declare module 'fastify' {
-	interface FastifyRequest {
-		/** The authenticated key of a /v1 or /mcp request. */
-		callKey?: KeyRecord;
-	}
-}
-
-type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | void>;
-
-/** What every tool route (REST and MCP) runs before its handler, in this order. */
-export interface ToolRouteGuards {
-	postOnly: Hook;
-	authenticate: Hook;
-	preHandler: Hook[];
-}
+export type { AuthenticatedRequest } from './routeGuards';
 
 export const BODY_LIMIT_BYTES = MAX_BODY_BYTES;
 
@@ -38,7 +23,11 @@ export interface AppOptions {
 	logger: boolean;
 	/** Time a client has to send a whole request, headers and body; then 408 and the connection closes. */
 	requestTimeoutMs?: number;
+	/** See StartServerOptions.onAuthenticated. */
+	onAuthenticated?: (request: AuthenticatedRequest) => void;
 }
+
+/** A tool request whose key was accepted from its headers; its body may still be arriving. */
 
 /**
  * A slow or stalled client holds a connection (and, for a key revoked meanwhile, a pending
@@ -48,31 +37,9 @@ export const REQUEST_TIMEOUT_MS = 120_000;
 /** Headers are small: a client that has not sent them by then is not going to. */
 export const HEADERS_TIMEOUT_MS = 20_000;
 
-export function sendError(reply: FastifyReply, error: ServiceError): FastifyReply {
-	return reply.code(error.status).headers(error.headers).send(error.body);
-}
-
-const isMcp = (request: FastifyRequest) => request.url.split('?')[0] === '/mcp';
-
 /** JSON-RPC's own error shape, for failures on /mcp that happen before a message is read. */
 function jsonRpcError(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
 	return reply.code(status).send({ jsonrpc: '2.0', error: { code, message }, id: null });
-}
-
-/** 405 before anything else: the spec gives every other method one answer, with `Allow: POST`. */
-export async function postOnly(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> {
-	if (request.method !== 'POST') return sendError(reply, methodNotAllowed());
-}
-
-export function authenticate(state: ServiceState) {
-	return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> => {
-		const key = state.accounts.authenticate(bearerToken(request));
-		if (key) {
-			request.callKey = key;
-			return;
-		}
-		return isMcp(request) ? reply.code(401).send(MCP_UNAUTHORIZED_BODY) : sendError(reply, invalidKey());
-	};
 }
 
 /** Fault injection (only when enabled): a header or an armed fault asks for a 500, a delay, a drop or a 200 that is not the envelope. */
@@ -212,7 +179,7 @@ export function buildApp(state: ServiceState, options: AppOptions): FastifyInsta
 	});
 	const guards: ToolRouteGuards = {
 		postOnly,
-		authenticate: authenticate(state),
+		authenticate: authenticate(state, options.onAuthenticated),
 		preHandler: options.faults ? [faultHook(options)] : [],
 	};
 	registerRest(app, state, guards);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'crypto';
 import type { AddressInfo } from 'net';
 import { AccountBook, balanceOf, generateKey, type AccountSeed, type CallLogEntry } from './accounts';
-import { buildApp } from './app';
+import { buildApp, type AuthenticatedRequest } from './app';
 import { systemClock, type Clock } from './clock';
 import { FaultQueue, type Fault } from './faults';
 import type { ServiceState } from './handlers';
@@ -15,6 +15,7 @@ export { createManualClock, type Clock } from './clock';
 export type { Job, Plan } from './model';
 export type { Fault } from './faults';
 export type { ScriptedJob } from './store';
+export type { AuthenticatedRequest } from './app';
 
 export interface StartServerOptions {
 	/** Default 127.0.0.1. */
@@ -41,6 +42,11 @@ export interface StartServerOptions {
 	logger?: boolean;
 	/** Time a client has to send a whole request (default REQUEST_TIMEOUT_MS): then 408 request_timeout. */
 	requestTimeoutMs?: number;
+	/**
+	 * Called when a tool request's key has been accepted, from its headers, before its body is
+	 * read: a test can act at that moment (revoke the key mid-body, say) instead of guessing it.
+	 */
+	onAuthenticated?: (request: AuthenticatedRequest) => void;
 }
 
 export interface RunningServer {
@@ -103,7 +109,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 	};
 	const faultQueue = new FaultQueue();
 	const adminToken = options.adminToken ?? randomBytes(24).toString('base64url');
-	const app = buildApp(state, { faults: options.faults === true, faultQueue, adminToken, logger: options.logger === true, requestTimeoutMs: options.requestTimeoutMs });
+	const app = buildApp(state, { faults: options.faults === true, faultQueue, adminToken, logger: options.logger === true, requestTimeoutMs: options.requestTimeoutMs,
+		onAuthenticated: options.onAuthenticated,
+	});
 	const host = options.host ?? '127.0.0.1';
 	await app.listen({ host, port: options.port ?? 0 });
 	const { port } = app.server.address() as AddressInfo;

@@ -4,9 +4,9 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toolDefinitions } from '../nodes/JobSearch/filters';
-import type { ToolRouteGuards } from './app';
 import { MCP_UNAUTHORIZED_BODY } from './errors';
 import { handleTool, type CallContext, type ServiceState, type ToolOutcome } from './handlers';
+import type { ToolRouteGuards } from './routeGuards';
 import { outcomeJson } from './serialize';
 
 export const MCP_SERVER_INFO = { name: 'job-search-reference', version: '1.0.0' };

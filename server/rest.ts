@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { TOOL_NAMES } from '../nodes/JobSearch/filters';
-import { sendError, type ToolRouteGuards } from './app';
 import { isJsonContentType } from './auth';
 import { notFound, validationError } from './errors';
 import { handleTool, isToolName, type ServiceState } from './handlers';
+import { sendError, type ToolRouteGuards } from './routeGuards';
 import { outcomeJson } from './serialize';
 
 /** REST: `POST /v1/<tool>`; the body is the tool input itself, the answer the spec's envelope. */

@@ -78,42 +78,31 @@ function compareUidDesc(a: string, b: string): number {
 	return a < b ? 1 : a > b ? -1 : 0;
 }
 
-/** First index whose entry is at or before `ms` (entries are newest first). */
-export function firstAtOrBefore(entries: readonly Entry[], ms: number): number {
+/** The first index in [0, length) for which `ahead(index)` is false, where it is true up to some index and false after. */
+function firstIndexNotAhead(length: number, ahead: (index: number) => boolean): number {
 	let lo = 0;
-	let hi = entries.length;
+	let hi = length;
 	while (lo < hi) {
 		const mid = (lo + hi) >>> 1;
-		if (entries[mid].createdMs > ms) lo = mid + 1;
+		if (ahead(mid)) lo = mid + 1;
 		else hi = mid;
 	}
 	return lo;
+}
+
+/** First index whose entry is at or before `ms` (entries are newest first). */
+export function firstAtOrBefore(entries: readonly Entry[], ms: number): number {
+	return firstIndexNotAhead(entries.length, (i) => entries[i].createdMs > ms);
 }
 
 /** First index whose entry is strictly before `ms`. */
 export function firstBefore(entries: readonly Entry[], ms: number): number {
-	let lo = 0;
-	let hi = entries.length;
-	while (lo < hi) {
-		const mid = (lo + hi) >>> 1;
-		if (entries[mid].createdMs >= ms) lo = mid + 1;
-		else hi = mid;
-	}
-	return lo;
+	return firstIndexNotAhead(entries.length, (i) => entries[i].createdMs >= ms);
 }
 
 function mergeSorted(into: Entry[], batch: Entry[]): Entry[] {
 	if (batch.length <= SPLICE_BATCH_LIMIT) {
-		for (const entry of batch) {
-			let lo = 0;
-			let hi = into.length;
-			while (lo < hi) {
-				const mid = (lo + hi) >>> 1;
-				if (compareEntries(into[mid], entry) < 0) lo = mid + 1;
-				else hi = mid;
-			}
-			into.splice(lo, 0, entry);
-		}
+		for (const entry of batch) into.splice(firstIndexNotAhead(into.length, (i) => compareEntries(into[i], entry) < 0), 0, entry);
 		return into;
 	}
 	const sorted = [...batch].sort(compareEntries);
@@ -266,14 +255,8 @@ export class JobStore {
 			const random = seededRandom(seedFromText(`refresh:${k}`, this.options.seed));
 			refreshes.push(refreshes[k - 1] + live.refreshMinMs + Math.floor(random() * (live.refreshMaxMs - live.refreshMinMs + 1)));
 		}
-		let lo = 0;
-		let hi = refreshes.length - 1;
-		while (lo < hi) {
-			const mid = (lo + hi) >>> 1;
-			if (refreshes[mid] < ms) lo = mid + 1;
-			else hi = mid;
-		}
-		return { at: refreshes[lo], next: refreshes[lo + 1] };
+		const at = firstIndexNotAhead(refreshes.length - 1, (i) => refreshes[i] < ms);
+		return { at: refreshes[at], next: refreshes[at + 1] };
 	}
 
 	/** When a live posting becomes visible, and when (if ever) it is removed again. */

@@ -10,13 +10,16 @@ interface Compiled {
 
 let compiled: Map<ToolName, Compiled> | undefined;
 
-/** One ajv per process, compiled from the filter schema's tool definitions, the same ones MCP lists. */
+/**
+ * One ajv per process, compiled from the filter schema's tool definitions, the ones MCP lists,
+ * with every spelling the service accepts (MCP advertises each value once).
+ */
 export function validators(): Map<ToolName, Compiled> {
 	if (!compiled) {
 		const ajv = new Ajv({ allErrors: true, strict: true });
 		addFormats(ajv);
 		compiled = new Map(
-			toolDefinitions().map((t) => {
+			toolDefinitions({ acceptedSpellings: true }).map((t) => {
 				const properties = t.inputSchema.properties ?? {};
 				return [t.name, { check: ajv.compile(t.inputSchema), properties, known: Object.keys(properties) }];
 			}),

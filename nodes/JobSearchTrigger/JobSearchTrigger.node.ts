@@ -6,6 +6,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
+import { builderHint } from '../JobSearch/builderHint';
 import { properties } from './description';
 import { poll } from './poll';
 
@@ -20,6 +21,13 @@ export class JobSearchTrigger implements INodeType {
 		description: 'Get each new Upwork job that matches your filters once, or search jobs and get job and client details',
 		defaults: { name: 'Job Search Trigger' },
 		polling: true,
+		...builderHint({
+			searchHint:
+				'Alert me about new Upwork jobs: starts the workflow with each new freelance job posting that matches keywords, skills, budget, client or country, each job once, checked on a schedule (every few minutes, hourly or custom), one item per job or one digest per check.',
+			relatedNodes: [
+				{ nodeType: 'n8n-nodes-job-search.jobSearch', relationHint: "Gets the full job, or the client's activity and history, for an alerted job uid" },
+			],
+		}),
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'jobSearchApi', required: true }],

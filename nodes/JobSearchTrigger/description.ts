@@ -1,21 +1,33 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { outputOption } from './digest';
 import { MAX_ROWS_PER_CALL, additionalFiltersProperty, toNodeProperties } from '../JobSearch/filters';
 import { includeUsageOption, simplifyProperty } from '../JobSearch/output';
+import { PRICE_MICROCENTS, formatUsd } from '../JobSearch/pricing';
 import {
+	CHECK_MIN_ROWS,
 	DEFAULT_MAX_JOBS_PER_POLL,
 	DEFAULT_LATE_WINDOW_MINUTES,
 	DEFAULT_ROWS_PER_REQUEST,
 	MAX_LATE_WINDOW_MINUTES,
+	SWEEP_EVERY_MS,
 } from './tunables';
+
+const MINUTE_MS = 60_000;
+
+/** "15 minutes", "hour", "2 hours": a span of minutes as the notice says it after "every" or "the last". */
+function minutes(n: number): string {
+	if (n === 60) return 'hour';
+	if (n % 60 === 0) return `${n / 60} hours`;
+	return n === 1 ? 'minute' : `${n} minutes`;
+}
 
 /** The trigger owns the time window and the row count, so these filters are not offered. */
 export const TRIGGER_OWNED_KEYS = ['limit', 'searchPeriod', 'fromDate', 'toDate'] as const;
 
 export const properties: INodeProperties[] = [
 	{
-		displayName:
-			'Cost: about one row ($0.00579) per new job, at any Poll Times. A poll with nothing new costs nothing, so Every Minute costs about what Every Hour does; at most every 15 minutes one or two more rows check for jobs the index shows late. Activation reads the last hour once (Late Window) and sends nothing. Each job is sent once.',
+		displayName: `Cost: about one row (${formatUsd(PRICE_MICROCENTS.search_jobs)}) per new job, at any Poll Times: asking for jobs where none are new costs nothing, so Every Minute costs about what Every Hour does. Each job is sent once; one the index shows late, within about ${minutes(SWEEP_EVERY_MS / MINUTE_MS)}. Activation reads, and pays for once, the matching jobs of the last ${minutes(DEFAULT_LATE_WINDOW_MINUTES)} (Late Window), and sends none of them.`,
 		name: 'creditNotice',
 		type: 'notice',
 		default: '',
@@ -47,7 +59,7 @@ export const properties: INodeProperties[] = [
 				default: DEFAULT_LATE_WINDOW_MINUTES,
 				typeOptions: { minValue: 1, maxValue: MAX_LATE_WINDOW_MINUTES, numberPrecision: 0 },
 				description:
-					'How long after its posting time a job may still show up in the index for the first time (it refreshes every 5 to 15 minutes, stragglers later). Checking this window costs one row per check whatever its size; activation reads it once.',
+					'How long after its posting time a job may still show up in the index for the first time (it refreshes every 5 to 15 minutes, stragglers later). Asking this window again for late jobs costs requests, not rows; activation reads it once.',
 			},
 			{
 				displayName: 'Max Jobs per Poll',
@@ -56,8 +68,9 @@ export const properties: INodeProperties[] = [
 				default: DEFAULT_MAX_JOBS_PER_POLL,
 				typeOptions: { minValue: 1, numberPrecision: 0 },
 				description:
-					'The most rows one poll reads, and so pays for. What is left is read by the next polls, oldest part first: nothing is skipped. (The silent read of the Late Window on activation is not bound by it, and a poll that checks for late jobs may read 20 rows more.)',
+					`The most rows one poll reads, and so pays for. What is left is read by the next polls, oldest part first: nothing is skipped. (The silent read of the Late Window on activation is not bound by it, and a late-job sweep that fell behind may read ${CHECK_MIN_ROWS} rows more.)`,
 			},
+			outputOption,
 			{
 				displayName: 'Rows per Request',
 				name: 'rowsPerRequest',

@@ -5,6 +5,8 @@ import { formatUsd } from '../JobSearch/pricing';
 import { callTool, type SearchJobsData, type ToolResult, type ToolUsage } from '../JobSearch/transport';
 import { DEFAULT_MAX_RETRY_WAIT_MS } from '../JobSearch/transport/tunables';
 import { runCycle, type CycleOutcome } from './cycle';
+import { asTriggerOutput } from './digest';
+import { noMatchingJob } from './noMatch';
 import type { FetchPage } from '../JobSearch/paging/reader';
 import { readSettings, type TriggerSettings } from './settings';
 import { GUARD_KEY, releaseGuard, takeGuard } from './guard';
@@ -25,7 +27,8 @@ async function sample(this: IPollFunctions, settings: TriggerSettings): Promise<
 	const { data, usage } = await callTool.call(this, 'search_jobs', body);
 	const jobs = (data as SearchJobsData).jobs;
 	this.logger.info(`${prefix.call(this)} test: ${jobs.length} sample jobs, spent ${formatUsd(usage.consumedMicrocents)}`);
-	return jobs.length > 0 ? [toItems(jobs, settings, usage)] : null;
+	if (jobs.length === 0) throw noMatchingJob(this.getNode(), settings.filters);
+	return [asTriggerOutput.call(this, jobs, toItems(jobs, settings, usage))];
 }
 
 /** Log lines start with the workflow's name, so two alert workflows can be told apart. */
@@ -114,7 +117,7 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 			consumedMicrocents: outcome.reader.consumedMicrocents,
 			remainingMicrocents: outcome.reader.remainingMicrocents ?? 0,
 		};
-		return [toItems(outcome.emit, settings, usage)];
+		return [asTriggerOutput.call(this, outcome.emit, toItems(outcome.emit, settings, usage))];
 	} finally {
 		releaseGuard(staticData, guard);
 	}

@@ -1,6 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { ADDITIONAL_FILTERS, searchFiltersFromParameters } from '../JobSearch/filters';
+import { numberOption } from '../JobSearch/numberOption';
 import { operationError } from '../JobSearch/transport';
 import type { CycleSettings } from './cycle';
 import { TRIGGER_OWNED_KEYS } from './description';
@@ -19,8 +20,8 @@ export interface TriggerSettings {
 }
 
 function positive(value: unknown, fallback: number): number {
-	const n = Number(value);
-	return Number.isFinite(n) && n > 0 ? n : fallback;
+	const n = numberOption(value, fallback);
+	return n > 0 ? n : fallback;
 }
 
 /** The search filters, checked before any credit is spent. */
@@ -45,7 +46,7 @@ function filters(this: IPollFunctions): IDataObject {
 
 export function readSettings(this: IPollFunctions): TriggerSettings {
 	const options = this.getNodeParameter('options', {}) as IDataObject;
-	const firstPollHours = Number(options.firstPollHours ?? 0);
+	const firstPollHours = numberOption(options.firstPollHours, 0);
 	return {
 		filters: filters.call(this),
 		simplify: this.getNodeParameter('simplify', true) as boolean,

@@ -89,38 +89,37 @@ build_and_pack() {
 	tarball="$(ls "$work"/n8n-nodes-job-search-*.tgz)"
 }
 
-# Installs the tarball into a user folder as n8n 2.8.4's community-package installer does
-# (CommunityPackagesService.downloadPackage): extracted into <user>/.n8n/nodes/node_modules/<name>,
-# its dev, peer and optional dependencies dropped from its package.json, `npm install` with n8n's
-# flags there, and the package recorded in <user>/.n8n/nodes/package.json.
+# Installs the tarball into a user folder with the README's own recipe for a local build
+# (install-recipe.mjs takes it from README.md), run as a reader runs it: HOME is the user folder,
+# so ~/.n8n/nodes is the folder this n8n loads, and none of the npm_config_* that `npm run`
+# exports (this repository's ignore-scripts=true among them) applies. npm's cache and user
+# config stay the machine's (registry settings). A second run, after a rebuild, replaces the
+# package, as the README says.
 install_package() { # <user folder>
-	local nodes="$1/.n8n/nodes"
-	local pkg="$nodes/node_modules/n8n-nodes-job-search"
-	rm -rf "$pkg"
-	mkdir -p "$pkg"
-	tar -xzf "$tarball" -C "$pkg" --strip-components=1
-	node -e '
-const fs = require("fs");
-const [pkgDir, nodesDir] = process.argv.slice(1);
-const { devDependencies, peerDependencies, optionalDependencies, ...manifest } = JSON.parse(fs.readFileSync(`${pkgDir}/package.json`, "utf8"));
-fs.writeFileSync(`${pkgDir}/package.json`, JSON.stringify(manifest, null, 2));
-const listFile = `${nodesDir}/package.json`;
-const list = fs.existsSync(listFile) ? JSON.parse(fs.readFileSync(listFile, "utf8")) : { name: "installed-nodes", private: true, dependencies: {} };
-list.dependencies[manifest.name] = manifest.version;
-fs.writeFileSync(listFile, JSON.stringify(list, null, 2));' "$pkg" "$nodes"
-	(cd "$pkg" && npm install --audit=false --fund=false --bin-links=false --install-strategy=shallow \
-		--ignore-scripts=true --package-lock=false --loglevel=error >/dev/null 2>&1) || die "npm install in $pkg failed"
+	local user_folder="$1" commands cache userconfig
+	commands="$(node "$e2e_dir/install-recipe.mjs" "$repo/README.md" "$tarball")" || die "could not take the install recipe from README.md"
+	cache="$(npm config get cache)"
+	userconfig="$(npm config get userconfig)"
+	mkdir -p "$user_folder"
+	(cd "$user_folder" && env $(env | grep -o '^npm_config_[^=]*' | sed 's/^/-u /') \
+		HOME="$user_folder" npm_config_cache="$cache" npm_config_userconfig="$userconfig" \
+		bash -euo pipefail -c "$commands") >"$work/install-recipe.log" 2>&1 ||
+		{ cat "$work/install-recipe.log" >&2; die "the README's install recipe failed (commands: $commands)"; }
+	local nodes="$user_folder/.n8n/nodes/node_modules"
+	[ -f "$nodes/n8n-nodes-job-search/package.json" ] || die "the README's install recipe did not put the package into $nodes"
+	[ ! -e "$nodes/n8n-workflow" ] || die "the README's install recipe put a second n8n-workflow into $nodes"
 }
 
 # The reference server on a free port with two accounts: "n8n" (the key n8n's credential holds)
-# and "checker" (the test's own reads, so they never touch n8n's rate limit or credit).
+# and "checker" (the test's own reads, so they never touch n8n's rate limit or credit), plus
+# the accounts in $extra_accounts (",{...},{...}"; dev.sh's demo accounts).
 start_server() { # [server options...]; sets server_port, server_url, n8n_key, checker_key
 	server_port="$(free_port)"
 	server_url="http://127.0.0.1:$server_port"
 	n8n_key="gm_$(node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64url"))')"
 	checker_key="gm_$(node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64url"))')"
-	printf '{"accounts":[{"id":"n8n","plan":"pro","poolMicrocents":2900000000,"packMicrocents":0,"keys":["%s"]},{"id":"checker","plan":"pro","poolMicrocents":2900000000,"packMicrocents":0,"keys":["%s"]}]}' \
-		"$n8n_key" "$checker_key" >"$work/accounts.json"
+	printf '{"accounts":[{"id":"n8n","plan":"pro","poolMicrocents":2900000000,"packMicrocents":0,"keys":["%s"]},{"id":"checker","plan":"pro","poolMicrocents":2900000000,"packMicrocents":0,"keys":["%s"]}%s]}' \
+		"$n8n_key" "$checker_key" "${extra_accounts:-}" >"$work/accounts.json"
 	(cd "$repo" && exec node -r ts-node/register/transpile-only server/cli.ts --port "$server_port" --accounts "$work/accounts.json" "$@") \
 		>"$work/server.log" 2>&1 &
 	pids+=($!)
@@ -129,7 +128,8 @@ start_server() { # [server options...]; sets server_port, server_url, n8n_key, c
 	die "reference server did not start"
 }
 
-# The "Job Search API" credential n8n imports, pointing at the reference server.
+# The "Job Search API" credential n8n imports, pointing at the reference server. It keeps the
+# "mcpUrl" that credentials saved by earlier versions hold, so the e2e shows they still work.
 write_credential() { # <file>
 	printf '[{"id":"jobSearchLocal","name":"Job Search API (reference server)","type":"jobSearchApi","data":{"apiKey":"%s","baseUrl":"%s","mcpUrl":"%s/mcp"}}]' \
 		"$n8n_key" "$server_url" "$server_url" >"$1"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# `npm run test:e2e`: this package, packed and installed as n8n's community-package installer
-# does, in a REAL n8n 2.8.4 (the newest that runs on Node 20) against the reference server:
+# `npm run test:e2e`: this package, packed and installed with the README's own install recipe
+# (lib.sh install_package), in a REAL n8n 2.8.4 (the newest that runs on Node 20) against the
+# reference server:
 #   1. `n8n execute`: Search Jobs -> Get Job returns the searched jobs, and no key leaks;
+#      n8n's own credential test (POST /rest/credentials/test) shows the credential's texts;
 #   2. queue mode (Redis + n8n main + one worker), the server in fast live mode: a webhook workflow
 #      with the node runs on the worker; a published Job Search Trigger polls on main every minute
 #      and delivers every new job once, as one item; nothing fails;
@@ -15,6 +17,8 @@ set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 # shellcheck source=lib.sh
 source "$repo/scripts/e2e/lib.sh"
+# shellcheck source=examples.sh
+source "$repo/scripts/e2e/examples.sh"
 
 started=$SECONDS
 work="$(mktemp -d "${TMPDIR:-/tmp}/job-search-e2e.XXXXXX")"
@@ -46,6 +50,7 @@ log "prerequisites ready after $((SECONDS - started)) s"
 prepare_workbench
 n8n_cli import:credentials --input="$work/credentials.json" >"$work/import.log" 2>&1 || die "import:credentials failed"
 n8n_cli import:workflow --separate --input="$e2e_dir/workflows" >>"$work/import.log" 2>&1 || die "import:workflow failed"
+import_examples
 
 step "n8n loads the package"
 n8n_cli export:nodes --output="$work/nodes.json" >"$work/export.log" 2>&1 || die "export:nodes failed"
@@ -55,6 +60,7 @@ for (const t of ["jobSearch", "jobSearchTrigger", "jobSearchTool"]) {
 	if (!types.includes(`n8n-nodes-job-search.${t}`)) { console.error(`n8n did not load ${t}`); process.exit(1); }
 }
 console.log("  loaded jobSearch, jobSearchTrigger and the jobSearchTool AI tool variant");' "$work/nodes.json"
+check_example_nodes "$work/nodes.json"
 
 step "n8n execute: Search Jobs -> Get Job"
 N8N_LOG_FORMAT=json N8N_RUNNERS_BROKER_PORT="$(free_port)" n8n_cli execute --id=jobSearchE2E01 --rawOutput >"$work/execute.log" 2>&1 || true
@@ -77,6 +83,10 @@ for _ in $(seq 1 240); do grep -qi "worker.*ready\|ready.*worker" "$work/worker.
 grep -qi "worker.*ready\|ready.*worker" "$work/worker.log" || die "the n8n worker did not become ready"
 log "main at $n8n_url (pid $main_pid), worker ready"
 
+step "n8n's credential test (POST /rest/credentials/test): good key, wrong key, Base URL with /v1, a web page"
+N8N_URL="$n8n_url" OWNER_EMAIL="$owner_email" OWNER_PASSWORD="$owner_password" SERVER_URL="$server_url" API_KEY="$n8n_key" \
+	node "$e2e_dir/check-credential.mjs" 2>&1 | sed -u 's/^/  /' || die "credential test check failed"
+
 rm -rf "$shots"
 mkdir -p "$shots"
 step "in parallel: the trigger and webhook in queue mode, and the editor in Chromium"
@@ -89,10 +99,13 @@ pids+=($queue_pid)
 editor_status=0
 N8N_URL="$n8n_url" OWNER_EMAIL="$owner_email" OWNER_PASSWORD="$owner_password" SHOTS="$shots" \
 	EDITOR_WORKFLOW=jobSearchE2E04 node "$e2e_dir/editor.mjs" 2>&1 | sed -u 's/^/  editor | /' || editor_status=$?
+examples_status=0
+check_examples_in_editor "$n8n_url" 2>&1 | sed -u 's/^/  examples | /' || examples_status=$?
 queue_status=0
 wait $queue_pid || queue_status=$?
 stop_pid $queue_pid # already exited: only forgets its pid
 [ "$editor_status" -eq 0 ] || die "editor check failed (screenshots in $shots)"
 [ "$queue_status" -eq 0 ] || die "queue-mode check failed"
+[ "$examples_status" -eq 0 ] || die "examples and output-schema check failed (screenshots in $shots)"
 if grep -F "$n8n_key" "$work"/*.log >/dev/null; then die "the API key appears in a log"; fi
 log "all end-to-end checks passed"

@@ -16,3 +16,15 @@ describe('the README filter table', () => {
 		for (const f of FILTERS) expect(table).toContain(`| \`${f.key}\` |`);
 	});
 });
+
+describe('the filter count in texts that cannot be built from the schema', () => {
+	it.each([
+		['README.md', (text: string) => text],
+		['package.json', (text: string) => (JSON.parse(text) as { description: string }).description],
+	])('%s names the schema\'s own number of filters', (file, textOf) => {
+		const text = textOf(readFileSync(join(__dirname, '..', '..', file), 'utf8'));
+		const counts = [...text.matchAll(/(\d+) filters/g)].map((m) => Number(m[1]));
+		expect(counts.length).toBeGreaterThan(0);
+		expect(counts.every((n) => n === FILTERS.length)).toBe(true);
+	});
+});

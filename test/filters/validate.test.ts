@@ -1,4 +1,7 @@
-import { validate } from '../../nodes/JobSearch/filters';
+import { FILTERS, validate } from '../../nodes/JobSearch/filters';
+import { inputProblem } from '../../server/validation';
+import { objectAsTextIssues } from '../../nodes/JobSearch/filters/validate';
+import * as countries from '../../nodes/JobSearch/filters/countries';
 
 const messageFor = (body: Record<string, unknown>) => validate(body).map((i) => i.message).join('\n');
 
@@ -23,6 +26,24 @@ describe('validate', () => {
 		expect(messageFor({ 'budget.connectsPrice.min': 2.5 })).toMatch(/whole number/);
 	});
 
+	it('accepts every numeric filter at exactly its minimum and maximum and refuses the next value beyond, on the node and the server alike', () => {
+		const numeric = FILTERS.flatMap((f) => (f.type === 'integer' || f.type === 'number' ? [f] : []));
+		const step = (type: string) => (type === 'integer' ? 1 : 0.01);
+		const withBounds = numeric.filter((f) => f.minimum !== undefined);
+		expect(withBounds.length).toBeGreaterThan(3);
+		const verdicts = (key: string, value: number) => ({ key, value, node: validate({ [key]: value }).length === 0, server: inputProblem('search_jobs', { [key]: value }) === undefined });
+		for (const f of withBounds) {
+			expect(verdicts(f.key, f.minimum!)).toEqual({ key: f.key, value: f.minimum, node: true, server: true });
+			expect(verdicts(f.key, f.minimum! - step(f.type))).toEqual({ key: f.key, value: f.minimum! - step(f.type), node: false, server: false });
+		}
+		for (const f of numeric.filter((n) => n.maximum !== undefined)) {
+			expect(verdicts(f.key, f.maximum!)).toEqual({ key: f.key, value: f.maximum, node: true, server: true });
+			expect(verdicts(f.key, f.maximum! + step(f.type))).toEqual({ key: f.key, value: f.maximum! + step(f.type), node: false, server: false });
+		}
+		expect(messageFor({ limit: 0 })).toBe('Limit (limit) must be a whole number from 1 to 10000; got 0');
+		expect(messageFor({ limit: 1 })).toBe('');
+	});
+
 	it('says how to write a money amount', () => {
 		expect(messageFor({ 'budget.hourlyRate.min': '$25' })).toMatch(
 			/Hourly Rate Min \(USD\) \(budget.hourlyRate.min\) must be a non-negative amount in US dollars, such as 25/,
@@ -31,18 +52,74 @@ describe('validate', () => {
 
 	it('lists the allowed values of an enum with their readable names', () => {
 		expect(messageFor({ searchPeriod: '2 weeks' })).toMatch(/Last 14 Days \(14d\)/);
-		expect(messageFor({ 'client.companySizeRange': ['HUGE'] })).toMatch(/unknown value "HUGE".*Solo Entrepreneur \(SOLO_ENTERPRENEUR\)/);
+		expect(messageFor({ 'client.companySizeRange': ['HUGE'] })).toMatch(/got "HUGE", which is not among its options; use: .*Solo Entrepreneur \(SOLO_ENTERPRENEUR\)/);
 	});
 
-	it('refuses country names where codes are expected', () => {
-		expect(messageFor({ 'vendor.includeLocations': [{ type: 'COUNTRY', value: 'Germany' }] })).toMatch(
-			/Freelancer Countries .* "Germany", which is not a two-letter ISO 3166 country code/,
+	it('refuses a country name where a code is expected, and gives its code', () => {
+		expect(messageFor({ 'vendor.includeLocations': [{ type: 'COUNTRY', value: 'Germany' }] })).toBe(
+			'Freelancer Countries (vendor.includeLocations) got "Germany", which is not a two-letter country code; write it as "DE" (ISO 3166 codes)',
+		);
+	});
+
+	it('names several country names once, as the user wrote them, with the whole list to write instead', () => {
+		const message = messageFor({
+			'client.includeLocations': [
+				{ type: 'COUNTRY', value: 'US' },
+				{ type: 'COUNTRY', value: 'germany' },
+				{ type: 'COUNTRY', value: 'United Kingdom' },
+			],
+		});
+		expect(message).toBe(
+			'Client Countries (client.includeLocations) got "germany", "United Kingdom", which are not two-letter country codes; write it as "US, DE, GB" (ISO 3166 codes)',
+		);
+		expect(message).not.toMatch(/"type"|COUNTRY|GERMANY/);
+	});
+
+	it('suggests codes only for the names it knows', () => {
+		expect(messageFor({ 'client.excludeLocations': [{ type: 'COUNTRY', value: 'Narnia' }, { type: 'COUNTRY', value: 'France' }] })).toBe(
+			'Exclude Client Countries (client.excludeLocations) got "Narnia", "France", which are not two-letter country codes; use ISO 3166 codes such as "US, GB" ("FR" for France)',
+		);
+	});
+
+	it('looks up only the few names it shows, however many entries are wrong', () => {
+		const lookUp = jest.spyOn(countries, 'countryCodeFor');
+		try {
+			const entries = Array.from({ length: 240 }, (_, i) => ({ type: 'COUNTRY', value: `Nowhere ${i}` }));
+			const message = messageFor({ 'client.includeLocations': [{ type: 'COUNTRY', value: 'Germany' }, ...entries] });
+			expect(message).toMatch(/got "Germany", "Nowhere 0", .* and 236 more, which are not two-letter country codes; use ISO 3166 codes such as "US, GB" \("DE" for Germany\)$/);
+			expect(lookUp.mock.calls.length).toBeLessThanOrEqual(5);
+		} finally {
+			lookUp.mockRestore();
+		}
+	});
+
+	it('says to map a text, not the object, when an object reaches a list of texts or of countries', () => {
+		expect(messageFor({ 'includeKeywords.keywords': [{ name: 'python' }] })).toBe(
+			'Include Keywords (includeKeywords.keywords) got {"name":"python"}, which is not text; map a text inside it instead of the whole object, e.g. {{ $json.skill.name }} rather than {{ $json.skill }}',
+		);
+		expect(messageFor({ 'client.includeLocations': [{ code: 'US' }] })).toMatch(
+			/^Client Countries \(client.includeLocations\) got \{"code":"US"\}, which is not a country code; .*map a text inside it/,
+		);
+		expect(messageFor({ jobCategories: [{ id: 1 }, { id: 2 }] })).toMatch(/^Job Categories \(jobCategories\) got \{"id":1\}, \{"id":2\}, which are not among its options; map a text/);
+	});
+
+	it('still explains a wire entry with a stray key in its own terms', () => {
+		expect(messageFor({ 'client.includeLocations': [{ type: 'COUNTRY', value: 'US', region: 'x' }] })).toBe(
+			'Client Countries (client.includeLocations) has an entry with the unknown key "region"; each entry is {"type": "COUNTRY", "value": "<code>"}',
 		);
 	});
 
 	it('refuses impossible dates and dates without a zone', () => {
 		expect(messageFor({ fromDate: '2026-02-30T00:00:00Z' })).toMatch(/From Date \(fromDate\) must be an ISO 8601/);
 		expect(messageFor({ toDate: '2026-11-01 10:00' })).toMatch(/To Date/);
+	});
+
+	it('refuses text in which an expression turned an object into "[object Object]", naming the field by its label', () => {
+		expect(objectAsTextIssues({ 'includeKeywords.keywords': ['python', '[object Object]'], limit: 5 }).map((i) => i.message)).toEqual([
+			'Include Keywords (includeKeywords.keywords) got "[object Object]": "[object Object]" is what an object becomes as text; map a text inside it instead of the whole object, e.g. {{ $json.skill.name }} rather than {{ $json.skill }}',
+		]);
+		expect(objectAsTextIssues({ 'client.includeLocations': [{ type: 'COUNTRY', value: '[object Object]' }] })).toHaveLength(1);
+		expect(objectAsTextIssues({ 'includeKeywords.keywords': ['python'], 'future.key': '[object Object]' })).toEqual([]);
 	});
 
 	it('leaves unknown keys to the server', () => {

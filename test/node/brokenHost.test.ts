@@ -31,6 +31,13 @@ describe('a 2xx that is not the service envelope', () => {
 		['data without a jobs list', { data: { total: 3 }, usage: envelope.usage }, 'JSON without a "data.jobs" list'],
 		['jobs that are not a list', { data: { jobs: 'none' }, usage: envelope.usage }, 'JSON without a "data.jobs" list'],
 		['jobs without a total', { data: { jobs: [] }, usage: envelope.usage }, 'JSON without an integer "data.total"'],
+		['a total written as text', { data: { jobs: [], total: '0' }, usage: envelope.usage }, 'JSON without an integer "data.total"'],
+		['a total that is not a whole number', { data: { jobs: [], total: 0.5 }, usage: envelope.usage }, 'JSON without an integer "data.total"'],
+		[
+			'a total smaller than its jobs',
+			{ data: { jobs: [{ uid: '1' }, { uid: '2' }], total: 1 }, usage: envelope.usage },
+			'a "data.total" of 1, fewer than its 2 jobs',
+		],
 		['no usage', { data: envelope.data }, 'JSON without a "usage" object'],
 		[
 			'a consumedMicrocents that is not an integer',

@@ -22,7 +22,7 @@ describe('the Job Search API credential test', () => {
 		expect(service.server.admin.callLog(id).map((c) => [c.tool, c.status, c.consumedMicrocents])).toEqual([['get_job', 400, 0]]);
 	});
 
-	it('calls the Base URL the node calls, not the MCP URL', async () => {
+	it('calls the Base URL the node calls, and a credential saved with an MCP URL still tests OK', async () => {
 		const { credentials } = await service.account('free');
 		const host = await startScriptedHost((_req, res) => answer(res, 400, { error: 'jobUid is required', error_code: 'validation_error' }));
 		try {
@@ -62,13 +62,29 @@ describe('the Job Search API credential test', () => {
 		['an empty object', 200, {}],
 		['a 404 page of another site', 404, '<html>Not Found</html>'],
 		['a 403 of a firewall', 403, { message: 'Forbidden' }],
-	])('fails for a Base URL that answers with %s, even with a working MCP URL', async (_name, status, body) => {
+	])('fails for a Base URL that answers with %s', async (_name, status, body) => {
 		const { credentials } = await service.account('free');
 		const host = await startScriptedHost((_req, res) => answer(res, status, body));
 		try {
 			const result = await testCredential({ ...credentials, baseUrl: host.url });
 			expect(result.status).toBe('Error');
 			expect(result.message).toMatch(NOT_THE_SERVICE);
+		} finally {
+			await host.close();
+		}
+	});
+
+	it.each([
+		['a host without https://', (host: string) => host.replace(/^http:\/\//, '')],
+		['a mistyped scheme', (host: string) => host.replace(/^http:/, 'htps:')],
+	])('fails for %s saying the Base URL starts with https://, and sends it nothing', async (_name, spoil) => {
+		const { credentials } = await service.account('free');
+		const host = await startScriptedHost((_req, res) => answer(res, 400, { error: 'jobUid is required', error_code: 'validation_error' }));
+		try {
+			const result = await testCredential({ ...credentials, baseUrl: spoil(host.url) });
+			expect(result).toEqual({ status: 'Error', message: expect.stringMatching(NOT_THE_SERVICE) });
+			expect(result.message).toContain('it starts with https://');
+			expect(host.requests()).toEqual([]);
 		} finally {
 			await host.close();
 		}

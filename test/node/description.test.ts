@@ -2,7 +2,7 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import type { INodeProperties } from 'n8n-workflow';
 
-import { JOB_SEARCH_TYPE, loadNodeTypes } from '../harness';
+import { JOB_SEARCH_TYPE, loadNodeTypes } from '../harness/nodeTypes';
 import { FILTERS } from '../../nodes/JobSearch/filters';
 import { router } from '../../nodes/JobSearch/actions/router';
 

@@ -1,11 +1,23 @@
+import { recordingSleep, takeWaits, waitsMove } from './sleeps';
+
+// Backoffs and 429 waits are recorded and move the server's clock: nothing here waits in real
+// time, and the rate-limit window below cannot pass between two requests on a slow machine.
+jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: recordingSleep }));
+
+import { createManualClock } from '../../server';
+import { RETRY_AFTER_CUSHION_MS } from '../../nodes/JobSearch/transport/tunables';
 import { clientOp, getJob, runJobSearch, search, startTestService, type TestService } from './helpers';
 import { startRedirectingFront } from './redirectingFront';
 import { answer, startScriptedHost } from './scriptedHost';
 
+const clock = createManualClock(Date.parse('2026-11-20T12:00:00.000Z'));
+waitsMove(clock);
+
 let service: TestService;
 beforeAll(async () => {
-	service = await startTestService({ faults: true, rateLimits: { free: { requests: 2, windowMs: 300 } } });
+	service = await startTestService({ clock, faults: true, rateLimits: { free: { requests: 2, windowMs: 300 } } });
 });
+beforeEach(() => takeWaits());
 afterAll(async () => await service.server.close());
 
 const detailsOf = (error: unknown) => (error as { context?: { jobSearch?: Record<string, unknown> } })?.context?.jobSearch;
@@ -161,6 +173,8 @@ describe('retries', () => {
 		expect(run.error).toBeUndefined();
 		expect(run.output).toHaveLength(3);
 		expect(service.server.admin.callLog(id).map((c) => c.status)).toEqual([200, 200, 429, 200]);
+		// The third request came inside the 300 ms window of the first two: it waited the rest of it.
+		expect(takeWaits()).toEqual([300 + RETRY_AFTER_CUSHION_MS]);
 	});
 
 	it('fails saying how long the service asked to wait when that is past Max Retry Wait', async () => {
@@ -171,20 +185,16 @@ describe('retries', () => {
 			continueOnFail: true,
 		});
 		const failed = run.output[2].json;
-		expect(failed.error).toMatch(/^Rate limited: the service asked to wait 0\.\d s, longer than this node may wait/);
-		expect(failed).toEqual(expect.objectContaining({ error_code: 'rate_limited', httpCode: 429, retryAfterMs: expect.any(Number) }));
-		expect(failed.retryAfterMs as number).toBeGreaterThan(0);
-		expect(failed.retryAfterMs as number).toBeLessThanOrEqual(300);
+		expect(failed.error).toMatch(/^Rate limited: the service asked to wait 0\.3 s, longer than this node may wait/);
+		expect(failed).toEqual(expect.objectContaining({ error_code: 'rate_limited', httpCode: 429, retryAfterMs: 300 }));
+		expect(takeWaits()).toEqual([]);
 	});
 
 	it('fails saying the retries are used up when Max Retries is 0', async () => {
 		const { credentials } = await service.account('free');
 		const run = await runJobSearch(search({ limit: 1, options: { maxRetries: 0 } }), { credentials, input: [{}, {}, {}] });
-		expect(run.error?.message).toMatch(/^Rate limited: the service asked to wait 0\.\d s, and Max Retries \(0\) is used up \[item 2\]$/);
-		expect((run.error as { failure?: { cause: string; retryAfterMs: number } }).failure).toEqual({
-			cause: 'rate-limited',
-			retryAfterMs: expect.any(Number),
-		});
+		expect(run.error?.message).toBe('Rate limited: the service asked to wait 0.3 s, and Max Retries (0) is used up [item 2]');
+		expect((run.error as { failure?: { cause: string; retryAfterMs: number } }).failure).toEqual({ cause: 'rate-limited', retryAfterMs: 300 });
 	});
 
 	it.each([
@@ -196,6 +206,7 @@ describe('retries', () => {
 		const retried = await runJobSearch(search({ limit: 2 }), { credentials });
 		expect(retried.error).toBeUndefined();
 		expect(retried.output).toHaveLength(2);
+		expect(takeWaits()).toEqual([expect.any(Number)]);
 
 		service.server.admin.injectFault({ kind, tool: 'search_jobs' });
 		const notRetried = await runJobSearch(search({ limit: 2, options: { maxRetries: 0 } }), { credentials });

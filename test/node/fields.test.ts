@@ -1,6 +1,7 @@
 import { NodeHelpers, type INodeParameters, type INodeProperties } from 'n8n-workflow';
 
-import { JOB_SEARCH_TYPE, loadNodeTypes } from '../harness';
+import { JOB_SEARCH_TYPE, loadNodeTypes } from '../harness/nodeTypes';
+import { PRICE_MICROCENTS } from '../../nodes/JobSearch/pricing';
 
 const node = loadNodeTypes().nodes[JOB_SEARCH_TYPE];
 const { properties } = node.description;
@@ -42,5 +43,13 @@ describe('the Job Search fields in the editor', () => {
 		const texts = properties.filter((p) => p.name === 'toolDescription').map((p) => p.default);
 		expect(texts).toHaveLength(4);
 		expect(new Set(texts).size).toBe(4);
+	});
+
+	it('says under Limit that every returned job is billed, at the price the node charges against its cap', () => {
+		const limit = properties.find((p) => p.name === 'limit')!;
+		const perJob = PRICE_MICROCENTS.search_jobs / 100_000_000;
+		expect(limit.hint).toContain(`Every returned job is billed, $${perJob} each`);
+		expect(limit.hint).toContain(`($${(perJob * (limit.default as number)).toFixed(4)} for ${limit.default as number})`);
+		expect(limit.hint!.length).toBeLessThanOrEqual(120);
 	});
 });

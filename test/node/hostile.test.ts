@@ -184,14 +184,43 @@ describe('input that would be sent wrong', () => {
 		expect(service.server.admin.callLog(id)).toEqual([]);
 	});
 
-	it('refuses an object given to a keyword field instead of sending "[object Object]"', async () => {
+	it('refuses an object mapped into a keyword field by the field\'s label, showing the object, instead of sending "[object Object]"', async () => {
 		const { id, credentials } = await service.account('pro');
 		const { error } = await runJobSearch(search({ keywordFilters: { includeKeywordsKeywords: '={{ $json.skill }}' } }), {
 			credentials,
 			input: [{ skill: { name: 'python' } }],
 		});
-		expect(error?.message).toBe('Filter "includeKeywords.keywords" got an object where text was expected ("[object Object]") [item 0]');
+		expect(error?.message).toBe(
+			'Include Keywords (includeKeywords.keywords) got {"name":"python"}, which is not text; map a text inside it instead of the whole object, e.g. {{ $json.skill.name }} rather than {{ $json.skill }} [item 0]',
+		);
 		expect(detailsOf(error)?.error_code).toBe('invalid_input');
 		expect(service.server.admin.callLog(id)).toEqual([]);
+	});
+
+	it('refuses "[object Object]" that an expression wrote into a keyword field, by the field\'s label', async () => {
+		const { id, credentials } = await service.account('pro');
+		const { error } = await runJobSearch(search({ keywordFilters: { includeKeywordsKeywords: '=python, {{ $json.skill }}' } }), {
+			credentials,
+			input: [{ skill: { name: 'python' } }],
+		});
+		expect(error?.message).toMatch(/^Include Keywords \(includeKeywords.keywords\) got "\[object Object\]": .* map a text inside it .* \[item 0\]$/);
+		expect(service.server.admin.callLog(id)).toEqual([]);
+	});
+
+	it('refuses country names typed into a country field, as typed, with the codes to write instead', async () => {
+		const { id, credentials } = await service.account('pro');
+		const { error } = await runJobSearch(search({ clientFilters: { clientIncludeLocations: 'us, Germany, France' } }), { credentials, input: [{}, {}] });
+		expect(error?.message).toBe(
+			'Client Countries (client.includeLocations) got "Germany", "France", which are not two-letter country codes; write it as "US, DE, FR" (ISO 3166 codes) [item 0]',
+		);
+		expect(detailsOf(error)?.error_code).toBe('invalid_input');
+		expect(service.server.admin.callLog(id)).toEqual([]);
+	});
+
+	it('sends a country code typed in lower case as the code', async () => {
+		const { id, credentials } = await service.account('pro');
+		const { error } = await runJobSearch(search({ clientFilters: { clientIncludeLocations: 'us, gb' } }), { credentials });
+		expect(error).toBeUndefined();
+		expect(service.server.admin.callLog(id).map((c) => c.status)).toEqual([200]);
 	});
 });

@@ -3,6 +3,7 @@ import { recordingSleep, takeWaits } from './sleeps';
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: recordingSleep }));
 
 import { Pacer } from '../../nodes/JobSearch/actions/common/guards';
+import { PRICE_MICROCENTS } from '../../nodes/JobSearch/pricing';
 import { startCountingProxy } from './countingProxy';
 import { getJob, runJobSearch, search, startTestService, type TestService } from './helpers';
 
@@ -18,7 +19,9 @@ describe('many input items', () => {
 		[3, 3],
 	])('keeps at most %i request(s) in flight and pairs every output with its item', async (expected, concurrency) => {
 		const { credentials } = await service.account('enterprise');
-		const proxy = await startCountingProxy(service.server.url);
+		// The first `expected` requests are held until all have arrived: that many in flight is
+		// certain on any machine; the delay gives a node that sent more the time to be seen.
+		const proxy = await startCountingProxy(service.server.url, expected);
 		try {
 			const jobs = service.server.admin.visibleJobs().slice(0, 12);
 			service.server.admin.injectFault({ kind: 'delay', delayMs: 30, times: jobs.length, tool: 'get_job' });
@@ -105,9 +108,26 @@ describe('Max Credit per Execution', () => {
 		expect(run.output.filter((i) => i.json.uid)).toHaveLength(20);
 	});
 
+	it('sends a request whose worst case reaches the cap exactly, and stops the next one', async () => {
+		const { id, credentials } = await service.account('pro');
+		// Two searches of 10 rows may cost exactly the cap between them; a third could pass it.
+		const capUsd = (2 * 10 * PRICE_MICROCENTS.search_jobs) / 1e8;
+		const run = await runJobSearch(search({ limit: 10, options: { maxCreditUsd: capUsd } }), { credentials, input: [{}, {}, {}], continueOnFail: true });
+		expect(service.server.admin.callLog(id).map((c) => c.consumedMicrocents)).toEqual([10, 10].map((rows) => rows * PRICE_MICROCENTS.search_jobs));
+		expect(run.output.filter((i) => i.json.uid)).toHaveLength(20);
+		expect(run.output.filter((i) => i.json.error_code).map((i) => [i.json.error_code, i.pairedItem])).toEqual([['credit_cap_reached', { item: 2 }]]);
+	});
+
 	it('fails the node without continue on fail, having sent nothing past the cap', async () => {
 		const { id, credentials } = await service.account('pro');
 		const { error } = await runJobSearch(search({ limit: 100, options: { maxCreditUsd: 0.5 } }), { credentials });
+		expect(error?.message).toMatch(/^Stopped before Search Jobs: it could cost up to \$0\.579/);
+		expect(service.server.admin.callLog(id)).toEqual([]);
+	});
+
+	it('keeps the cap when Max Credit comes from an expression as text', async () => {
+		const { id, credentials } = await service.account('pro');
+		const { error } = await runJobSearch(search({ limit: 100, options: { maxCreditUsd: '={{ "0.5" }}' } }), { credentials });
 		expect(error?.message).toMatch(/^Stopped before Search Jobs: it could cost up to \$0\.579/);
 		expect(service.server.admin.callLog(id)).toEqual([]);
 	});

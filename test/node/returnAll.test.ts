@@ -19,7 +19,12 @@ jest.mock('n8n-workflow', () => ({
 	},
 }));
 
-const JOBS = 25_000;
+// A page is 10,000 rows, the most one call returns, and the node asks for that much whenever Max
+// Credit allows: the walk's rules (a page bounded by toDate on one side, then the next) need three
+// pages, so more than 20,000 jobs. 21,000 give a third page of about a thousand; fewer rows would
+// prove nothing more, and the page size cannot shrink without changing what is tested.
+const JOBS = 21_000;
+const JOBS_TEXT = JOBS.toLocaleString('en-US');
 // Jobs posted in groups sharing one millisecond, so each 10,000-row page ends inside a group.
 const TIE_GROUP = 7;
 const ROW = PRICE_MICROCENTS.search_jobs;
@@ -28,8 +33,8 @@ const READ_IN_TWO_PAGES = 20_000 - (10_000 % TIE_GROUP);
 
 /** The service's order: newest createdAt first, ties by uid descending (uids are digit strings). */
 function serviceOrder(a: Job, b: Job): number {
-	const byTime = Date.parse(b.createdAt) - Date.parse(a.createdAt);
-	if (byTime !== 0) return byTime;
+	// createdAt is always toISOString's format, so text order is time order (and no Date.parse per comparison).
+	if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
 	if (a.uid.length !== b.uid.length) return b.uid.length - a.uid.length;
 	return a.uid < b.uid ? 1 : -1;
 }
@@ -55,7 +60,8 @@ let proxy: BetweenPagesProxy | undefined;
 let betweenPages: (n: number) => void = () => undefined;
 
 beforeAll(async () => {
-	service = await serviceWithJobs();
+	// Pro accounts get a tight rate limit (the rate-limit test below); the other tests use Enterprise.
+	service = await serviceWithJobs({ rateLimits: { pro: { requests: 1, windowMs: 30_000 } } });
 });
 afterAll(async () => await service.server.close());
 beforeEach(async () => {
@@ -75,7 +81,7 @@ async function throughProxy(): Promise<{ id: string; credentials: HarnessCredent
 }
 
 describe('Return All past the 10,000 rows of one call', () => {
-	it('returns every one of 25,000 matching jobs exactly once, in the service order, with pairedItem, within Max Credit', async () => {
+	it(`returns every one of ${JOBS_TEXT} matching jobs exactly once, in the service order, with pairedItem, within Max Credit`, async () => {
 		const { id, credentials } = await throughProxy();
 		const before = service.server.admin.balance(id).totalMicrocents;
 		const capUsd = ((JOBS + 3 * TIE_GROUP) * ROW) / 1e8;
@@ -169,7 +175,7 @@ describe('Return All past the 10,000 rows of one call', () => {
 		};
 		const run = await runJobSearch(returnAll({ maxRetries: 1 }), { credentials });
 		expect(run.error?.message).toBe('The service had an internal error (still failing after 1 retry) [item 0]');
-		expect(run.error?.description).toContain('Return All had read 10,000 of 25,000 matching jobs (billed)');
+		expect(run.error?.description).toContain(`Return All had read 10,000 of ${JOBS_TEXT} matching jobs (billed)`);
 	});
 
 	it('with continue on fail, outputs the jobs read before a 500 that outlasts the retries, then an error item', async () => {
@@ -182,7 +188,7 @@ describe('Return All past the 10,000 rows of one call', () => {
 		expect(run.output.slice(0, 10_000).map((item) => item.json.uid)).toEqual(expectedUids(service).slice(0, 10_000));
 		const last = run.output[10_000];
 		expect(last.json).toEqual(expect.objectContaining({ httpCode: 500 }));
-		expect(last.json.description).toContain('Return All had read 10,000 of 25,000');
+		expect(last.json.description).toContain(`Return All had read 10,000 of ${JOBS_TEXT}`);
 		expect(last.pairedItem).toEqual({ item: 0 });
 	});
 
@@ -194,7 +200,7 @@ describe('Return All past the 10,000 rows of one call', () => {
 		expect(run.error?.message).toMatch(/^Stopped before Search Jobs: it could cost up to .* cap \[item 0\]$/);
 		expect(run.error?.description).toBe(
 			'This request was not sent. Raise "Max Credit per Execution (USD)" in the options, or ask for fewer rows with Limit (a search is billed per returned row). ' +
-				`Return All had read ${READ_IN_TWO_PAGES.toLocaleString('en-US')} of 25,000 matching jobs (billed) when this stopped it. ` +
+				`Return All had read ${READ_IN_TWO_PAGES.toLocaleString('en-US')} of ${JOBS_TEXT} matching jobs (billed) when this stopped it. ` +
 				'With "On Error" set to continue, the node outputs those jobs and then an error item.',
 		);
 		expect(proxy!.bodies).toHaveLength(2);
@@ -294,17 +300,12 @@ describe('Return All beside other items', () => {
 });
 
 describe('Return All under a rate limit', () => {
-	let limited: TestService;
-	beforeAll(async () => {
-		limited = await serviceWithJobs({ rateLimits: { enterprise: { requests: 1, windowMs: 30_000 } } });
-	});
-	afterAll(async () => await limited.server.close());
-
 	it('waits out a 429 between pages, as long as it asks on the injected clock, and still returns every job once', async () => {
-		const { credentials } = await limited.account('enterprise');
+		// One request per 30 s for Pro keys on this server.
+		const { credentials } = await service.account('pro', { poolMicrocents: 500 * 1e8 });
 		const run = await runJobSearch(returnAll(), { credentials });
 		expect(run.error).toBeUndefined();
-		expect(run.output.map((item) => item.json.uid)).toEqual(expectedUids(limited));
+		expect(run.output.map((item) => item.json.uid)).toEqual(expectedUids(service));
 		// Two pages were refused once each and waited what the 429 asked (the rest of a 30 s window).
 		expect(mockClock.now() - START_MS).toBeGreaterThanOrEqual(2 * 30_000 - 2_000);
 		expect(mockClock.now() - START_MS).toBeLessThan(3 * 30_000);

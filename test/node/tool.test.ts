@@ -48,6 +48,25 @@ describe('Job Search as an AI Agent tool', () => {
 		expect(jobs).toHaveLength(30);
 	});
 
+	it('refuses a model that puts "limit" into Additional Filters, billing nothing, whatever Max Jobs per Tool Call says', async () => {
+		const { id, credentials } = await service.account('pro');
+		const call = callAsTool(
+			search({ limit: fromAi('limit', 'number'), additionalFilters: fromAi('additionalFilters', 'string') }),
+			{ limit: 5, additionalFilters: '{"limit": 500}' },
+			credentials,
+		);
+		await expect(call).rejects.toThrow('Additional Filters (JSON) sets "limit", which the node sets itself. Remove it and use "Limit" instead [item 0]');
+		expect(service.server.admin.callLog(id)).toEqual([]);
+	});
+
+	it('refuses "limit" in Additional Filters in a workflow too, before any item is billed', async () => {
+		const { id, credentials } = await service.account('pro');
+		const { error, output } = await runJobSearch(search({ limit: 5, additionalFilters: '{"limit": 500}' }), { credentials, input: [{}, {}] });
+		expect(output).toEqual([]);
+		expect(error?.message).toBe('Additional Filters (JSON) sets "limit", which the node sets itself. Remove it and use "Limit" instead [item 0]');
+		expect(service.server.admin.callLog(id)).toEqual([]);
+	});
+
 	it('gives the model a Get Job answer with the whole description and the client profile', async () => {
 		const { credentials } = await service.account('pro');
 		const [job] = service.server.admin.visibleJobs();

@@ -2,15 +2,19 @@ import net from 'net';
 import { FILTERS, INPUT_BOUNDS, boundsOf, categoryValues, type FilterSpec } from '../../nodes/JobSearch/filters';
 import { MAX_JSON_DEPTH } from '../../server/jsonBody';
 import { pathologicalCases } from '../fuzz/pathological';
+import type { AuthenticatedRequest } from '../../server';
 import { startTestServer, USD, type TestServer } from './helpers';
 
 let t: TestServer;
 let pro: string;
+/** Told of each tool request whose key the server accepted from its headers, before its body is read. */
+let onAuthenticated: (request: AuthenticatedRequest) => void = () => undefined;
 
 beforeAll(async () => {
 	t = await startTestServer({
 		accounts: [{ id: 'pro', plan: 'pro', poolMicrocents: 1000 * USD, keys: [] }],
 		rateLimits: { pro: { requests: 100_000, windowMs: 60_000 } },
+		onAuthenticated: (request) => onAuthenticated(request),
 	});
 	pro = await t.server.admin.issueKey('pro');
 });
@@ -136,11 +140,25 @@ describe('input the schema accepts never gets a 5xx', () => {
 });
 
 describe('a key revoked while the body is still arriving', () => {
-	/** Sends the headers and half the body, lets `between` run, then the rest; resolves with the answer. */
+	afterEach(() => {
+		onAuthenticated = () => undefined;
+	});
+
+	/**
+	 * Sends the headers and half the body; once the server has accepted the key from the headers
+	 * (its onAuthenticated hook, not a delay), runs `between`, then sends the rest. Resolves with
+	 * the answer.
+	 */
 	function splitRequest(path: string, body: string, key: string, between: () => Promise<void>): Promise<{ status: number; body: string }> {
 		const url = new URL(t.server.url);
 		return new Promise((resolve, reject) => {
+			const half = Math.floor(body.length / 2);
 			const socket = net.connect(Number(url.port), url.hostname);
+			onAuthenticated = (request) => {
+				if (request.path !== path) return;
+				onAuthenticated = () => undefined;
+				void between().then(() => socket.write(body.slice(half)), reject);
+			};
 			let answer = '';
 			socket.on('data', (d) => (answer += d.toString()));
 			socket.on('error', reject);
@@ -148,27 +166,35 @@ describe('a key revoked while the body is still arriving', () => {
 				const [head, ...rest] = answer.split('\r\n\r\n');
 				resolve({ status: Number(head.split(' ')[1]), body: rest.join('\r\n\r\n') });
 			});
-			const half = Math.floor(body.length / 2);
 			socket.write(
 				`POST ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, half)}`,
 			);
-			void between().then(() => socket.write(body.slice(half)), reject);
 		});
 	}
 
-	it('is refused with 401 invalid_key on REST and nothing is charged', async () => {
+	/** A fresh key, shown to work on `path` first, so that a later 401 can only come from the revocation. */
+	async function workingKey(path: string, body: string): Promise<string> {
 		const key = await t.server.admin.issueKey('pro');
+		const res = await raw(path, body, key);
+		expect(res.status).toBe(200);
+		return key;
+	}
+
+	it('is refused with 401 invalid_key on REST and nothing is charged', async () => {
+		const body = JSON.stringify({ limit: 5 });
+		const key = await workingKey('/v1/search_jobs', body);
 		const before = balance();
-		const res = await splitRequest('/v1/search_jobs', JSON.stringify({ limit: 5 }), key, () => t.server.admin.revokeKey(key));
+		const res = await splitRequest('/v1/search_jobs', body, key, () => t.server.admin.revokeKey(key));
 		expect(res.status).toBe(401);
 		expect(JSON.parse(res.body)).toEqual({ error: expect.any(String), error_code: 'invalid_key' });
 		expect(balance()).toBe(before);
 	});
 
 	it('is refused with the MCP 401 and nothing is charged', async () => {
-		const key = await t.server.admin.issueKey('pro');
+		const body = JSON.stringify(mcpCall({ limit: 5 }));
+		const key = await workingKey('/mcp', body);
 		const before = balance();
-		const res = await splitRequest('/mcp', JSON.stringify(mcpCall({ limit: 5 })), key, () => t.server.admin.revokeKey(key));
+		const res = await splitRequest('/mcp', body, key, () => t.server.admin.revokeKey(key));
 		expect(res.status).toBe(401);
 		expect(JSON.parse(res.body)).toEqual({ error: { code: 401, message: expect.any(String) } });
 		expect(balance()).toBe(before);

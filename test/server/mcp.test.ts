@@ -54,6 +54,15 @@ describe('MCP through the official SDK client', () => {
 		}
 	});
 
+	it('advertises each search period once, as the schema names it, and still accepts the other spelling', async () => {
+		const client = await connect(pro);
+		const { tools } = await client.listTools();
+		const searchJobs = tools.find((tool) => tool.name === 'search_jobs')!.inputSchema as { properties: Record<string, { enum?: string[] }> };
+		expect(searchJobs.properties.searchPeriod.enum).toEqual(['1h', '6h', '24h', '7d', '14d', '30d']);
+		const result = await client.callTool({ name: 'search_jobs', arguments: { limit: 1, searchPeriod: '24 hours' } });
+		expect(result.isError).toBeFalsy();
+	});
+
 	it('serves search_jobs with the REST envelope, bills it, and logs it as an MCP call', async () => {
 		const client = await connect(pro);
 		const before = t.server.admin.balance('pro').totalMicrocents;

@@ -154,6 +154,41 @@ describe('a poll cycle', () => {
 		expect(back.state!.pass).toBeUndefined();
 	});
 
+	// Jobs posted after activation, read by the head; one leaves the index before the hourly count.
+	const readAfterActivation = async (n: number, uid0: number) => {
+		const clock = { ms: T0 };
+		const jobs: IndexedJob[] = Array.from({ length: n }, (_, i) => ({ uid: String(uid0 + i), createdMs: T0 + (i + 1) * MINUTE, visibleMs: T0 + 41 * MINUTE }));
+		const { fetchPage } = arrayIndex(jobs, clock);
+		const first = await runCycle(undefined, settings(), fetchPage, () => clock.ms);
+		const read = await pollAlong(first.state, [45], settings(), fetchPage, clock);
+		expect(read.emitted).toHaveLength(n);
+		return { clock, jobs, fetchPage, state: read.state! };
+	};
+
+	it('finds the one job the index stopped showing among forty it has read, for a few rows, and the next count agrees', async () => {
+		const { clock, jobs, fetchPage, state } = await readAfterActivation(40, 600);
+		jobs[17].goneMs = T0 + 50 * MINUTE;
+		clock.ms = T0 + 61 * MINUTE;
+		const second = await runCycle(state, settings(), fetchPage, () => clock.ms);
+		expect(second.swept).toBe(true);
+		expect(second.gone).toBe(1);
+		expect([...second.state.gone]).toEqual(['617']);
+		expect(second.emit).toEqual([]);
+		expect(second.reader.rows).toBeLessThanOrEqual(10);
+		const next = await pollAlong(second.state, [61], settings(), fetchPage, clock);
+		expect(next.rows).toBe(1);
+	});
+
+	it('marks every job a count covers gone when the index shows none of them any more', async () => {
+		const { clock, jobs, fetchPage, state } = await readAfterActivation(5, 650);
+		for (const job of jobs) job.goneMs = T0 + 50 * MINUTE;
+		clock.ms = T0 + 61 * MINUTE;
+		const second = await runCycle(state, settings(), fetchPage, () => clock.ms);
+		expect(second.swept).toBe(true);
+		expect(second.gone).toBe(5);
+		expect([...second.state.gone].sort()).toEqual(jobs.map((j) => j.uid));
+	});
+
 	it('pages back through jobs that share the boundary millisecond without skipping or repeating one', async () => {
 		const clock = { ms: T0 };
 		const { fetchPage: seedFetch } = arrayIndex([], clock);
@@ -251,6 +286,29 @@ describe('a poll cycle', () => {
 		const first = await runCycle(undefined, s, fetchPage, () => clock.ms);
 		const polls = await pollAlong(first.state, [1, ...Array(40).fill(60)], s, fetchPage, clock);
 		expect(polls.emitted).toEqual(['1000']);
+	});
+
+	// The fix of commit 134ed9b: after a count, the head read includes the newest job's millisecond.
+	// Two jobs share the newest millisecond; the count's one row is the higher uid, so the lower uid
+	// is still unread. A job removed from the check window balances the count, so the check cannot
+	// find the lower uid either: only the head read delivers it.
+	it('sends the lower-uid job sharing the newest millisecond on the poll that reads the head, though a removal balances the count', async () => {
+		const clock = { ms: T0 };
+		const newestMs = T0 + 5 * MINUTE;
+		const jobs: IndexedJob[] = [
+			{ uid: '50', createdMs: T0 - 10 * MINUTE, visibleMs: T0 - 9 * MINUTE, goneMs: T0 + 10 * MINUTE },
+			{ uid: '61', createdMs: newestMs, visibleMs: T0 + 6 * MINUTE },
+			{ uid: '60', createdMs: newestMs, visibleMs: T0 + 6 * MINUTE },
+		];
+		const { fetchPage } = arrayIndex(jobs, clock);
+		const first = await runCycle(undefined, settings(), fetchPage, () => clock.ms);
+		expect(uids(first.emit)).toEqual([]);
+		// Due for a check; both new jobs are shown, and the job read at activation is gone.
+		clock.ms = T0 + 16 * MINUTE;
+		const second = await runCycle(first.state, settings(), fetchPage, () => clock.ms);
+		expect(uids(second.emit)).toEqual(['61', '60']);
+		const later = await pollAlong(second.state, Array(6).fill(16), settings(), fetchPage, clock);
+		expect(later.emitted).toEqual([]);
 	});
 
 	const postingsArb = (goneAfter: fc.Arbitrary<number>) =>

@@ -1,3 +1,8 @@
+import { recordingSleep, takeWaits } from '../node/sleeps';
+
+// The transport's backoffs and 429 waits are recorded, not waited out (the failing day below asks for several).
+jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: recordingSleep }));
+
 import axios from 'axios';
 
 import {
@@ -14,8 +19,9 @@ import {
 } from './scriptedDay';
 
 // The trigger inside real n8n-core (a PollContext per poll) against the reference server's live
-// mode over loopback HTTP. Only Date is faked: the server reads the same clock, so a day of
-// postings and polls runs in seconds. Every figure below is deterministic for its seed.
+// mode over loopback HTTP. Date is faked (the server reads the same clock, so a day of postings
+// and polls runs in seconds) and the node's sleeps are recorded: nothing waits in real time, and
+// every figure below is deterministic for its seed.
 
 const time: TimeControl = { set: (ms) => jest.setSystemTime(ms) };
 /** The index as the deployment describes it: batch refreshes, a few stragglers and removals. */
@@ -103,7 +109,9 @@ describe('when polls fail in the middle of the day', () => {
 		}
 	};
 
+	let waits: number[] = [];
 	beforeAll(async () => {
+		takeWaits();
 		day = await runScriptedDay({
 			time,
 			seed: 11,
@@ -120,6 +128,7 @@ describe('when polls fail in the middle of the day', () => {
 				if (index === 12) await burnRateLimit(h);
 			},
 		});
+		waits = takeWaits();
 	});
 	afterAll(async () => day && (await day.h.server.close()));
 
@@ -130,6 +139,9 @@ describe('when polls fail in the middle of the day', () => {
 		expect(failed.get(3)!.error.message).toMatch(/internal error/i);
 		expect(failed.get(8)!.error.message).toMatch(/connection|reach/i);
 		expect(failed.get(12)!.error.message).toMatch(/rate limited/i);
+		// Polls 3, 4 and 8 each backed off before their three retries (recorded, not waited out).
+		expect(waits).toHaveLength(9);
+		expect(waits.every((ms) => ms > 0)).toBe(true);
 	});
 
 	it('loses nothing: the next good poll delivers what the failed ones missed, once', () => {

@@ -1,9 +1,10 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { GROUP_COLLECTIONS } from './naming';
+import { hasProtoKey } from './protoKey';
 import { toRequestBody, type RequestBodyOptions } from './toRequestBody';
 import type { FilterIssue, SearchJobsBody } from './types';
-import { validate } from './validate';
+import { objectAsTextIssues, validate } from './validate';
 
 export const ADDITIONAL_FILTERS = 'additionalFilters';
 const ADDITIONAL_FILTERS_TITLE = 'Additional Filters (JSON)';
@@ -39,7 +40,26 @@ function additionalFilters(raw: unknown): Parsed {
 	}
 	if (value === undefined || value === null) return { filters: {} };
 	if (typeof value !== 'object' || Array.isArray(value)) return problem(`${ADDITIONAL_FILTERS_TITLE} must be a JSON object`);
+	if (hasProtoKey(value)) {
+		return { issue: { key: ADDITIONAL_FILTERS, title: ADDITIONAL_FILTERS_TITLE, message: `${ADDITIONAL_FILTERS_TITLE} has a key "__proto__", which is no filter` } };
+	}
 	return { filters: value as Record<string, unknown> };
+}
+
+/**
+ * A key of Additional Filters that the node sets itself (`fixed`): merged last it would win, so
+ * `{"limit": 500}` would lift Limit or Max Jobs per Tool Call and bill 500 rows. Refused instead,
+ * naming the field that sets it.
+ */
+function ownedKeyIssue(filters: Record<string, unknown>, fixed: Record<string, unknown>, useInstead: Record<string, string>): FilterIssue | undefined {
+	const owned = Object.keys(fixed).find((key) => Object.prototype.hasOwnProperty.call(filters, key));
+	if (owned === undefined) return undefined;
+	const field = useInstead[owned] ? `"${useInstead[owned]}"` : 'its own field';
+	return {
+		key: ADDITIONAL_FILTERS,
+		title: ADDITIONAL_FILTERS_TITLE,
+		message: `${ADDITIONAL_FILTERS_TITLE} sets "${owned}", which the node sets itself. Remove it and use ${field} instead`,
+	};
 }
 
 export interface SearchFilters {
@@ -50,19 +70,23 @@ export interface SearchFilters {
 
 /**
  * The search_jobs body from a node's parameters: the generated collections, then `fixed`
- * (what the node itself decides, such as `limit`), then Additional Filters. Checked before any
- * credit is spent; the caller turns issues into its own error (with `[item N]` where it has items).
+ * (what the node itself decides, such as `limit`), then Additional Filters, which may not set a
+ * key of `fixed` (`useInstead` names the field that does). Checked before any credit is spent; the
+ * caller turns issues into its own error (with `[item N]` where it has items).
  */
 export function searchFiltersFromParameters(
 	parameter: (name: string) => unknown,
 	fixed: Record<string, unknown> = {},
 	options: RequestBodyOptions = {},
+	useInstead: Record<string, string> = {},
 ): SearchFilters {
 	const extra = additionalFilters(parameter(ADDITIONAL_FILTERS));
 	if ('issue' in extra) return { body: {}, issues: [extra.issue] };
+	const owned = ownedKeyIssue(extra.filters, fixed, useInstead);
+	if (owned) return { body: {}, issues: [owned] };
 	const collections = Object.fromEntries(
 		Object.values(GROUP_COLLECTIONS).map(({ name }) => [name, (parameter(name) ?? {}) as Record<string, unknown>]),
 	);
 	const body = toRequestBody(collections, { ...fixed, ...extra.filters }, options);
-	return { body, issues: validate(body) };
+	return { body, issues: [...objectAsTextIssues(body), ...validate(body)] };
 }

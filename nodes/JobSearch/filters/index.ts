@@ -7,7 +7,7 @@ export { toNodeProperties } from './toNodeProperties';
 export { toRequestBody, toWireValue, type FilterCollections, type RequestBodyOptions } from './toRequestBody';
 export { validate, preview } from './validate';
 export { boundsOf, type ValueBounds } from './bounds';
-export { toJsonSchema, filterToJsonSchema, type JsonSchema } from './toJsonSchema';
+export { toJsonSchema, filterToJsonSchema, type JsonSchema, type SchemaOptions } from './toJsonSchema';
 export { TOOL_NAMES, toolDefinitions, type ToolName, type ToolDefinition } from './tools';
 export { JOB_UID_PATTERN, MONEY_PATTERN, COUNTRY_CODE_PATTERN, DATE_TIME_PATTERN } from './wireFormats';
 export { ADDITIONAL_FILTERS, additionalFiltersProperty, searchFiltersFromParameters, type SearchFilters } from './fromParameters';

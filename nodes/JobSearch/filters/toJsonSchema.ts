@@ -1,6 +1,6 @@
 import { boundsOf, wireValues } from './bounds';
 import { FILTERS } from './schema';
-import type { FilterSpec } from './types';
+import type { EnumOption, FilterSpec } from './types';
 import { COUNTRY_CODE_PATTERN, DATE_TIME_PATTERN, MONEY_PATTERN } from './wireFormats';
 
 /** The subset of JSON Schema (draft-07) this package emits. */
@@ -24,7 +24,21 @@ export interface JsonSchema {
 	default?: unknown;
 }
 
-function valueSchema(spec: FilterSpec): JsonSchema {
+export interface SchemaOptions {
+	/**
+	 * Also list the other spellings the service accepts for a value ("24 hours" for "24h"): on
+	 * for validating input, off for what is advertised (MCP tools/list), so that a client offers
+	 * each value once.
+	 */
+	acceptedSpellings?: boolean;
+}
+
+/** The values a schema lists for a set of options. */
+function enumOf(options: readonly EnumOption[], { acceptedSpellings = false }: SchemaOptions): string[] {
+	return acceptedSpellings ? wireValues(options) : options.map((o) => o.value);
+}
+
+function valueSchema(spec: FilterSpec, options: SchemaOptions): JsonSchema {
 	const { maxItems, maxLength } = boundsOf(spec);
 	switch (spec.type) {
 		case 'integer':
@@ -37,9 +51,9 @@ function valueSchema(spec: FilterSpec): JsonSchema {
 		case 'dateTime':
 			return { type: 'string', maxLength, format: 'date-time', pattern: DATE_TIME_PATTERN };
 		case 'choice':
-			return { type: 'string', enum: wireValues(spec.options) };
+			return { type: 'string', enum: enumOf(spec.options, options) };
 		case 'choiceList':
-			return { type: 'array', maxItems, items: { type: 'string', enum: wireValues(spec.options) } };
+			return { type: 'array', maxItems, items: { type: 'string', enum: enumOf(spec.options, options) } };
 		case 'textList':
 			return { type: 'array', maxItems, items: { type: 'string', minLength: 1, maxLength } };
 		case 'locationList':
@@ -63,21 +77,21 @@ function dropUndefined(schema: JsonSchema): JsonSchema {
 	return Object.fromEntries(Object.entries(schema).filter(([, v]) => v !== undefined)) as JsonSchema;
 }
 
-export function filterToJsonSchema(spec: FilterSpec): JsonSchema {
-	const schema: JsonSchema = { ...valueSchema(spec), title: spec.title, description: spec.help };
+export function filterToJsonSchema(spec: FilterSpec, options: SchemaOptions = {}): JsonSchema {
+	const schema: JsonSchema = { ...valueSchema(spec, options), title: spec.title, description: spec.help };
 	if (spec.type === 'integer' && spec.default !== undefined) schema.default = spec.default;
 	return dropUndefined(schema);
 }
 
 /**
  * search_jobs input as JSON Schema: the server validates requests with it (ajv, with the
- * date-time format) and MCP `tools/list` serves it. Unknown keys are refused, so a typo
- * cannot silently widen a paid search.
+ * date-time format, every accepted spelling) and MCP `tools/list` serves it (each value once).
+ * Unknown keys are refused, so a typo cannot silently widen a paid search.
  */
-export function toJsonSchema(): JsonSchema {
+export function toJsonSchema(options: SchemaOptions = {}): JsonSchema {
 	return {
 		type: 'object',
 		additionalProperties: false,
-		properties: Object.fromEntries(FILTERS.map((f) => [f.key, filterToJsonSchema(f)])),
+		properties: Object.fromEntries(FILTERS.map((f) => [f.key, filterToJsonSchema(f, options)])),
 	};
 }

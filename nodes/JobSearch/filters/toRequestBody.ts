@@ -15,9 +15,12 @@ function isEmpty(value: unknown): boolean {
 	);
 }
 
-/** Lists come from multiOptions (arrays), typed text ("a, b") or expressions (either). */
+/**
+ * Lists come from multiOptions (arrays), typed text ("a, b") or expressions (either). An object
+ * mapped into the field stays an object, so validation can show it, not "[object Object]".
+ */
 function toList(value: unknown): unknown[] {
-	const raw = Array.isArray(value) ? value : String(value).split(',');
+	const raw = Array.isArray(value) ? value : typeof value === 'object' && value !== null ? [value] : String(value).split(',');
 	return raw
 		.map((v) => (typeof v === 'string' ? v.trim() : v))
 		.filter((v) => !isEmpty(v));
@@ -52,9 +55,10 @@ function toMoneyString(value: number): string {
 	return value.toFixed(2).replace(/\.?0+$/, '');
 }
 
+/** A typed code in any case ("us") is meant as the code; anything else is kept as typed, for the message. */
 function toLocation(value: unknown): unknown {
-	if (typeof value === 'string') return { type: 'COUNTRY', value: value.toUpperCase() } satisfies CountryLocation;
-	return value;
+	if (typeof value !== 'string') return value;
+	return { type: 'COUNTRY', value: /^[a-z]{2}$/i.test(value) ? value.toUpperCase() : value } satisfies CountryLocation;
 }
 
 /**

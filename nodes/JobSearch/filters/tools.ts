@@ -1,5 +1,5 @@
 import { INPUT_BOUNDS } from './schema';
-import { toJsonSchema, type JsonSchema } from './toJsonSchema';
+import { toJsonSchema, type JsonSchema, type SchemaOptions } from './toJsonSchema';
 import { JOB_UID_PATTERN } from './wireFormats';
 
 /**
@@ -35,7 +35,8 @@ function jobUidInput(extra: Record<string, JsonSchema> = {}): JsonSchema {
 	};
 }
 
-export function toolDefinitions(): ToolDefinition[] {
+/** The tools as MCP lists them; `acceptedSpellings` for the schemas that validate input. */
+export function toolDefinitions(options: SchemaOptions = {}): ToolDefinition[] {
 	return [
 		{
 			name: 'search_jobs',
@@ -43,7 +44,7 @@ export function toolDefinitions(): ToolDefinition[] {
 			premium: false,
 			description:
 				'Search Upwork job postings, newest first, with filters over keywords, categories, budget, client and freelancer requirements. Billed per returned row: keep `limit` small.',
-			inputSchema: toJsonSchema(),
+			inputSchema: toJsonSchema(options),
 		},
 		{
 			name: 'get_job',

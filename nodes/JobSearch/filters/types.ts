@@ -63,8 +63,6 @@ export type FilterType =
 
 export type FilterSpec = FilterCommon & FilterType;
 
-export type FilterKind = FilterSpec['type'];
-
 export interface CountryLocation {
 	type: 'COUNTRY';
 	value: string;

@@ -1,4 +1,5 @@
 import { boundsOf } from './bounds';
+import { countryCodeFor } from './countries';
 import { FILTER_BY_KEY } from './schema';
 import type { EnumOption, FilterIssue, FilterSpec } from './types';
 import { COUNTRY_CODE_PATTERN, DATE_TIME_PATTERN, MONEY_PATTERN, isCalendarValid } from './wireFormats';
@@ -51,6 +52,57 @@ function someOf(bad: readonly unknown[]): string {
 	return `${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
+/** "which is not" for one entry, "which are not" for several. */
+function whichAreNot(bad: readonly unknown[]): string {
+	return bad.length === 1 ? 'which is not' : 'which are not';
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The advice for an object mapped where text belongs: n8n shows the object, so say what to map instead. */
+const MAP_TEXT_NOT_OBJECT = 'map a text inside it instead of the whole object, e.g. {{ $json.skill.name }} rather than {{ $json.skill }}';
+
+const WIRE_KEYS = new Set(['type', 'value']);
+const WIRE_ENTRY = '{"type": "COUNTRY", "value": "<code>"}';
+
+/** A wire entry's code as the user wrote it ("Germany"), or the entry itself when it is not one. */
+function wordOf(entry: unknown): unknown {
+	const isWireEntry = isObject(entry) && Object.keys(entry).every((k) => WIRE_KEYS.has(k)) && entry.type === 'COUNTRY';
+	return isWireEntry && typeof entry.value === 'string' ? entry.value : entry;
+}
+
+/** No country's name is longer than this: longer text is not looked up. */
+const LONGEST_COUNTRY_NAME = 60;
+
+function codeOf(word: unknown): string | undefined {
+	return typeof word === 'string' && word.length <= LONGEST_COUNTRY_NAME ? countryCodeFor(word) : undefined;
+}
+
+/**
+ * What is wrong with a list of country entries, in the user's own words, with the codes to
+ * type instead where the entries name countries ("Germany" -> "DE"); undefined when all are codes.
+ */
+function countryProblem(list: readonly unknown[]): string | undefined {
+	const strayKey = list.flatMap((v) => (isObject(v) ? Object.keys(v).filter((k) => !WIRE_KEYS.has(k)) : []))[0];
+	const mapped = list.filter((v) => isObject(v) && !Object.keys(v).some((k) => WIRE_KEYS.has(k)));
+	if (mapped.length > 0) {
+		return `got ${someOf(mapped)}, ${whichAreNot(mapped)} a country code; type two-letter ISO 3166 codes such as "US, GB", or ${MAP_TEXT_NOT_OBJECT}`;
+	}
+	if (strayKey !== undefined) return `has an entry with the unknown key ${preview(strayKey, 40)}; each entry is ${WIRE_ENTRY}`;
+	const words = list.map(wordOf);
+	const bad = words.filter((w) => typeof w !== 'string' || !country.test(w));
+	if (bad.length === 0) return undefined;
+	if (bad.some(isObject)) return `got ${someOf(bad.filter(isObject))}; each entry is ${WIRE_ENTRY}`;
+	// Looked up only for the entries the message shows: a look-up scans every region name once.
+	const codes = new Map([...new Set(bad)].slice(0, SHOWN_ITEMS).map((w) => [w, codeOf(w)]));
+	const head = `got ${someOf(bad)}, ${whichAreNot(bad)} ${bad.length === 1 ? 'a two-letter country code' : 'two-letter country codes'}`;
+	if (bad.every((w) => codes.get(w) !== undefined)) {
+		return `${head}; write it as "${words.map((w) => codes.get(w) ?? String(w)).join(', ')}" (ISO 3166 codes)`;
+	}
+	const known = [...codes].filter(([, code]) => code !== undefined).map(([w, code]) => `"${code}" for ${String(w)}`);
+	return `${head}; use ISO 3166 codes such as "US, GB"${known.length > 0 ? ` (${known.slice(0, SHOWN_ITEMS).join(', ')})` : ''}`;
+}
+
 /** A list or text longer than the schema allows; checked before any entry is looked at. */
 function boundProblem(spec: FilterSpec, value: unknown): string | undefined {
 	const { maxItems, maxLength } = boundsOf(spec);
@@ -81,10 +133,16 @@ function allowed(options: readonly EnumOption[]): Set<string> {
 	return new Set(options.flatMap((o) => [o.value, ...(o.aliases ?? [])]));
 }
 
-/** What is wrong with one value, as advice that says how to fix it; undefined when it is fine. */
+/** What is wrong with one value and how to fix it, naming what it got; undefined when it is fine. */
 function problem(spec: FilterSpec, value: unknown): string | undefined {
 	const tooLong = boundProblem(spec, value);
 	if (tooLong) return tooLong;
+	const scalar = scalarProblem(spec, value);
+	return scalar === undefined ? listProblem(spec, value) : `${scalar}; got ${preview(value)}`;
+}
+
+/** Single values: the advice, to which `problem` adds what was given. */
+function scalarProblem(spec: FilterSpec, value: unknown): string | undefined {
 	switch (spec.type) {
 		case 'integer':
 		case 'number': {
@@ -112,32 +170,39 @@ function problem(spec: FilterSpec, value: unknown): string | undefined {
 			return typeof value === 'string' && allowed(spec.options).has(value)
 				? undefined
 				: `must be one of: ${choices(spec.options)}`;
+		default:
+			return Array.isArray(value) ? undefined : `must be a list${LIST_OF[spec.type]}`;
+	}
+}
+
+const LIST_OF: Record<'choiceList' | 'textList' | 'locationList', string> = {
+	choiceList: ' of its options',
+	textList: ' of texts, e.g. "react, node.js"',
+	locationList: ' of two-letter country codes, e.g. "US, GB"',
+};
+
+/** Lists: the entries at fault, as the user gave them, and what to write instead. */
+function listProblem(spec: FilterSpec, list: unknown): string | undefined {
+	if (!Array.isArray(list)) return undefined;
+	switch (spec.type) {
 		case 'choiceList': {
 			const ok = allowed(spec.options);
-			if (!Array.isArray(value)) return `must be a list of: ${choices(spec.options)}`;
-			const bad = value.filter((v) => typeof v !== 'string' || !ok.has(v));
-			return bad.length === 0
-				? undefined
-				: `has unknown value${bad.length > 1 ? 's' : ''} ${someOf(bad)}; use: ${choices(spec.options)}`;
-		}
-		case 'textList':
-			return Array.isArray(value) && value.every((v) => typeof v === 'string' && v.length > 0)
-				? undefined
-				: 'must be a list of non-empty texts, for example "react, node.js"';
-		case 'locationList': {
-			if (!Array.isArray(value)) return 'must be a list of two-letter country codes, such as "US, GB"';
-			const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-			const strayKey = value.map((v) => (isObject(v) ? Object.keys(v).find((k) => k !== 'type' && k !== 'value') : undefined)).find((k) => k !== undefined);
-			if (strayKey !== undefined) {
-				return `has an entry with the unknown key ${preview(strayKey, 40)}; each entry is {"type": "COUNTRY", "value": "<code>"}`;
-			}
-			const bad = value.filter(
-				(v) => !isObject(v) || v.type !== 'COUNTRY' || typeof v.value !== 'string' || !country.test(v.value),
-			);
+			const bad = list.filter((v) => typeof v !== 'string' || !ok.has(v));
 			if (bad.length === 0) return undefined;
-			const shown = someOf(bad.map((v) => (isObject(v) && v.value !== undefined ? v.value : v)));
-			return `has ${shown}, which is not a two-letter ISO 3166 country code; use codes such as "US, GB"`;
+			const objects = bad.filter(isObject);
+			const fix = objects.length > 0 ? `${MAP_TEXT_NOT_OBJECT}, with values from: ` : 'use: ';
+			return `got ${someOf(bad)}, ${whichAreNot(bad)} among its options; ${fix}${choices(spec.options)}`;
 		}
+		case 'textList': {
+			const bad = list.filter((v) => typeof v !== 'string' || v.length === 0);
+			if (bad.length === 0) return undefined;
+			const fix = bad.some((v) => typeof v === 'object' && v !== null) ? MAP_TEXT_NOT_OBJECT : 'give non-empty texts, e.g. "react, node.js"';
+			return `got ${someOf(bad)}, ${whichAreNot(bad)} text; ${fix}`;
+		}
+		case 'locationList':
+			return countryProblem(list);
+		default:
+			return undefined;
 	}
 }
 
@@ -153,8 +218,33 @@ export function validate(body: Record<string, unknown>): FilterIssue[] {
 		if (!spec) continue;
 		const message = problem(spec, value);
 		if (message) {
-			issues.push({ key, title: spec.title, message: `${spec.title} (${key}) ${message}; got ${preview(value)}` });
+			issues.push({ key, title: spec.title, message: `${spec.title} (${key}) ${message}` });
 		}
 	}
 	return issues;
+}
+
+/** What String() makes of an object: an expression that joined an object into text. */
+const OBJECT_AS_TEXT = '[object Object]';
+
+/** The texts of a value (a list's entries, a country entry's code) that hold an object turned into text. */
+function objectsAsText(value: unknown): string[] {
+	if (typeof value === 'string') return value.includes(OBJECT_AS_TEXT) ? [value] : [];
+	if (Array.isArray(value)) return value.flatMap(objectsAsText);
+	return isObject(value) ? objectsAsText(value.value) : [];
+}
+
+/**
+ * Text in which an expression turned an object into "[object Object]": the service would take it
+ * as words and bill a search for them. Refused by the node only (the service has no reason to),
+ * naming the field by its label.
+ */
+export function objectAsTextIssues(body: Record<string, unknown>): FilterIssue[] {
+	return Object.entries(body).flatMap(([key, value]) => {
+		const spec = FILTER_BY_KEY.get(key);
+		const texts = spec ? objectsAsText(value) : [];
+		if (!spec || texts.length === 0) return [];
+		const message = `${spec.title} (${key}) got ${someOf(texts)}: "${OBJECT_AS_TEXT}" is what an object becomes as text; ${MAP_TEXT_NOT_OBJECT}`;
+		return [{ key, title: spec.title, message }];
+	});
 }

@@ -1,8 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-function obj(value: unknown): IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as IDataObject) : {};
-}
+import { obj } from './objects';
 
 /**
  * Every key of `shape`, with null where the job has no value: each item has the same columns, so

@@ -1,5 +1,7 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { obj } from './objects';
+
 /** How much of a description a model reads per job in a search; Get Job gives the rest. */
 export const TOOL_DESCRIPTION_CHARS = 300;
 
@@ -16,16 +18,12 @@ export function isToolCall(context: Pick<IExecuteFunctions, 'getNode'> & Partial
 	return type.endsWith('Tool') || context.isToolExecution?.() === true;
 }
 
-function obj(value: unknown): IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as IDataObject) : {};
-}
-
 function usd(value: unknown): string | undefined {
 	return typeof value === 'number' ? `$${Number.isInteger(value) ? value : value.toFixed(2)}` : undefined;
 }
 
 /** "$25-$50/h", "$40/h", "$500 fixed": one short string instead of four numeric fields. */
-function budgetOf(job: IDataObject): string | undefined {
+export function budgetOf(job: IDataObject): string | undefined {
 	const budget = obj(job.budget);
 	if (job.jobType === 'FIXED') return usd(budget.fixedBudget) && `${usd(budget.fixedBudget)} fixed`;
 	const hourly = obj(budget.hourlyRate);

@@ -53,6 +53,26 @@ export interface CountRead {
 	newest?: ReadJob;
 }
 
+/**
+ * Why a read stopped on a host that ignores `toDate`: paging back would buy the same newest jobs
+ * again and again, each time billed, until the credit ran out. Kept in `interruptedBy`.
+ */
+export class TimeBoundIgnored extends Error {
+	constructor(
+		readonly toMs: number,
+		/** The newest createdAt on the page, when it is past `toMs`. */
+		readonly answeredUpToMs?: number,
+	) {
+		const asked = `asked for jobs created up to ${new Date(toMs).toISOString()}`;
+		super(
+			answeredUpToMs === undefined
+				? `the host ignored the time bound of the search (toDate): ${asked}, it answered with no job that was not read already`
+				: `the host ignored the time bound of the search (toDate): ${asked}, it answered with jobs created up to ${new Date(answeredUpToMs).toISOString()}`,
+		);
+		this.name = 'TimeBoundIgnored';
+	}
+}
+
 /** How many jobs created in exactly this millisecond are already known to the caller. */
 export type KnownAt = (ms: number) => number;
 
@@ -68,6 +88,16 @@ function createdMsOf(job: IDataObject): number {
 	return typeof job.createdAt === 'string' ? Date.parse(job.createdAt) : Number.NaN;
 }
 
+/** The newest createdAt among `jobs` (-Infinity when none has one). */
+function newestMsOf(jobs: readonly IDataObject[]): number {
+	let newest = Number.NEGATIVE_INFINITY;
+	for (const job of jobs) {
+		const ms = createdMsOf(job);
+		if (ms > newest) newest = ms;
+	}
+	return newest;
+}
+
 /**
  * Reads search_jobs windows newest first under one row and time budget, shared by the trigger's
  * polls and the node's Return All. Paging goes back with `toDate` = the oldest createdAt of a full
@@ -78,7 +108,9 @@ function createdMsOf(job: IDataObject): number {
  *
  * Failures: the very first request's error is thrown (nothing was paid, the caller changes
  * nothing). A later one stops the read like a spent budget, says what is left unread, and is kept
- * in `interruptedBy`: the rows read are paid for and must not be dropped.
+ * in `interruptedBy`: the rows read are paid for and must not be dropped. So does a page with a
+ * job newer than its `toDate`, or one that adds no job to its read (`TimeBoundIgnored`): such a
+ * host would sell the same page again on every further request.
  */
 export class Reader {
 	readonly jobs = new Map<string, ReadJob>();
@@ -142,8 +174,13 @@ export class Reader {
 			const limit = Math.min(MAX_ROWS_PER_CALL, known + budgeted);
 			const page = await this.fetch({ fromMs, toMs, limit });
 			if (!page) return { complete: false, unread: { fromMs, toMs } };
+			const shownBefore = shown.size;
 			const oldestMs = this.collect(page.jobs, shown);
+			const newestMs = newestMsOf(page.jobs);
+			if (toMs !== undefined && newestMs > toMs) return this.stopOn(new TimeBoundIgnored(toMs, newestMs), { fromMs, toMs });
 			if (page.jobs.length >= page.total || page.jobs.length < limit || oldestMs === undefined) return { complete: true };
+			// More were due, yet every job came back already read: the next page would be this one.
+			if (toMs !== undefined && shown.size === shownBefore) return this.stopOn(new TimeBoundIgnored(toMs), { fromMs, toMs });
 			unread = page.total - page.jobs.length;
 			toMs = oldestMs;
 		}
@@ -172,6 +209,11 @@ export class Reader {
 		this.consumedMicrocents += page.consumedMicrocents;
 		this.remainingMicrocents = page.remainingMicrocents;
 		return page;
+	}
+
+	private stopOn(reason: TimeBoundIgnored, unread: TimeRange): RangeRead {
+		this.interruptedBy = reason;
+		return { complete: false, unread };
 	}
 
 	private readAt(ms: number): number {

@@ -1,7 +1,4 @@
-function hasPlainPrototype(value: object): boolean {
-	const prototype = Object.getPrototypeOf(value) as unknown;
-	return prototype === Object.prototype || prototype === Array.prototype || prototype === null;
-}
+import { hasOwnProtoKey } from '../filters/protoKey';
 
 /** The first problem inside one filter's value, or undefined. */
 function problemIn(value: unknown, filter: string): string | undefined {
@@ -11,7 +8,7 @@ function problemIn(value: unknown, filter: string): string | undefined {
 		return value.includes('[object Object]') ? `Filter "${filter}" got an object where text was expected ("[object Object]")` : undefined;
 	}
 	if (typeof value !== 'object' || value === null) return undefined;
-	if (!hasPlainPrototype(value)) return `Filter "${filter}" has a key "__proto__", which cannot be sent`;
+	if (hasOwnProtoKey(value)) return `Filter "${filter}" has a key "__proto__", which cannot be sent`;
 	for (const child of Object.values(value)) {
 		const problem = problemIn(child, filter);
 		if (problem) return problem;
@@ -25,7 +22,7 @@ function problemIn(value: unknown, filter: string): string | undefined {
  * so the filter would be dropped without a word and the search billed all the same.
  */
 export function unsendable(body: object): string | undefined {
-	if (!hasPlainPrototype(body)) return 'The request has a key "__proto__", which is no filter and cannot be sent';
+	if (hasOwnProtoKey(body)) return 'The request has a key "__proto__", which is no filter and cannot be sent';
 	for (const [filter, value] of Object.entries(body)) {
 		const problem = problemIn(value, filter);
 		if (problem) return problem;

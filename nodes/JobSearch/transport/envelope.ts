@@ -54,6 +54,10 @@ export function checkEnvelope<T>(tool: ToolName, body: unknown): EnvelopeCheck<T
 	if (tool === 'search_jobs' && !Number.isSafeInteger(body.data.total)) {
 		return { ok: false, problem: 'JSON without an integer "data.total"' };
 	}
+	// The walk ends when a page holds its whole total: fewer than the jobs sent is not the service's count.
+	if (tool === 'search_jobs' && (body.data.total as number) < (body.data.jobs as unknown[]).length) {
+		return { ok: false, problem: `a "data.total" of ${body.data.total as number}, fewer than its ${(body.data.jobs as unknown[]).length} jobs` };
+	}
 	const usage = body.usage;
 	if (!isObject(usage)) return { ok: false, problem: 'JSON without a "usage" object' };
 	for (const field of ['consumedMicrocents', 'remainingMicrocents'] as const) {

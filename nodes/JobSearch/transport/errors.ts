@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n
 import { toolDefinitions, type ToolName } from '../filters';
 import { formatUsd } from '../pricing';
 import { MAX_BODY_LABEL, SERVICE_PLANS, plansWithPremiumAddon } from '../service';
+import { headerValue } from './retry';
 import { RETRYABLE_STATUSES } from './tunables';
 import { PACKAGE_NAME } from './version';
 
@@ -139,7 +140,11 @@ function map(status: number, body: ServiceErrorBody, c: ErrorCircumstances): Map
 		case '404':
 			return {
 				message: `Not found: ${said || 'the service has no such record'}`,
-				description: 'Check the Job UID: it must be the uid of a job the search returned (a string of digits).',
+				// Search Jobs names no record: its 404 means the tool's address is wrong, a Base URL with a path.
+				description:
+					c.tool === 'search_jobs'
+						? 'Search Jobs looks up no record, so the host has no such tool: remove any path after the host from the Base URL in the credential (https://api.getmany.com.ua, without /v1).'
+						: 'Check the Job UID: it must be the uid of a job the search returned (a string of digits). If every Job UID is not found, remove any path after the host from the Base URL in the credential.',
 			};
 		case 'payload_too_large':
 		case '413':
@@ -272,12 +277,6 @@ export function invalidResponseError(
 		itemIndex: circumstances.itemIndex,
 	});
 	return attach(error, { error: message, error_code: 'invalid_response', httpCode: status }, 'temporarily-unavailable');
-}
-
-function headerValue(headers: Record<string, unknown>, name: string): string | undefined {
-	const key = Object.keys(headers ?? {}).find((k) => k.toLowerCase() === name);
-	const value = key === undefined ? undefined : headers[key];
-	return value === undefined ? undefined : String(Array.isArray(value) ? value[0] : value);
 }
 
 /** A NodeApiError for a 3xx: the node follows no redirect, so the key goes nowhere but the Base URL. */

@@ -10,6 +10,7 @@ import {
 } from 'n8n-workflow';
 
 import type { ToolName } from '../filters';
+import { numberOption } from '../numberOption';
 import { MAX_BODY_BYTES } from '../service';
 import { unsendable } from './body';
 import { checkEnvelope, type ToolResult } from './envelope';
@@ -79,8 +80,7 @@ function endpoint(baseUrl: string, tool: ToolName): string {
 
 /** A count or duration from a node option: anything that is not a finite number gets the default. */
 function bounded(value: number | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
-	const n = typeof value === 'number' && Number.isFinite(value) ? value : fallback;
-	return Math.min(max, Math.max(0, n));
+	return Math.min(max, Math.max(0, numberOption(value, fallback)));
 }
 
 /** The UTF-8 size of the JSON body the request would carry. */

@@ -12,10 +12,11 @@ export function backoffMs(retriesSoFar: number, random: () => number = Math.rand
 	return Math.round(exponential - exponential * BACKOFF_JITTER_RATIO + jitter);
 }
 
-function header(headers: Record<string, unknown>, name: string): string | undefined {
+/** A response header by its lower-case name, whatever case the host sent it in; the first of a repeated one. */
+export function headerValue(headers: Record<string, unknown>, name: string): string | undefined {
 	const key = Object.keys(headers ?? {}).find((k) => k.toLowerCase() === name);
 	const value = key === undefined ? undefined : headers[key];
-	return Array.isArray(value) ? String(value[0]) : value === undefined ? undefined : String(value);
+	return value === undefined ? undefined : String(Array.isArray(value) ? value[0] : value);
 }
 
 /**
@@ -25,7 +26,7 @@ function header(headers: Record<string, unknown>, name: string): string | undefi
 export function retryAfterMs(headers: Record<string, unknown>, body: unknown, now: number = Date.now()): number {
 	const fromBody = (body as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
 	if (typeof fromBody === 'number' && Number.isFinite(fromBody) && fromBody >= 0) return fromBody;
-	const value = header(headers, 'retry-after');
+	const value = headerValue(headers, 'retry-after');
 	if (value !== undefined) {
 		const secondsValue = Number(value);
 		if (Number.isFinite(secondsValue) && secondsValue >= 0) return secondsValue * 1000;

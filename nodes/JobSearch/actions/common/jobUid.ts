@@ -2,26 +2,82 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { JOB_UID_PATTERN } from '../../filters';
 import { operationError } from '../../transport/errors';
+import { JOB_LINK_UID_PATTERN } from './jobLink';
 
 const uidPattern = new RegExp(JOB_UID_PATTERN);
-// The service's own job links end in "~02<uid>", so a pasted link is as good as the uid.
-const fromJobLink = /~0[12](\d+)(?:[/?#]|$)/;
+const uidInLink = new RegExp(JOB_LINK_UID_PATTERN);
+const LABEL = 'Job UID';
+const EXAMPLE_UID = '1955020056847176693';
 
-/** The jobUid parameter of item `itemIndex`, checked before anything is sent. */
+interface Slip {
+	message: string;
+	description: string;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * What the user put in the field: the resource locator's value, or the plain value earlier
+ * workflows saved (a string, or what an expression in it gave).
+ */
+function entered(raw: unknown): unknown {
+	return isRecord(raw) && raw.__rl === true ? raw.value : raw;
+}
+
+function preview(value: unknown): string {
+	const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+	return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}
+
+/** Why `value` is not a job uid, in the user's words and with the way out. */
+function slipOf(value: unknown): Slip {
+	if (isRecord(value) || Array.isArray(value)) {
+		const hasUid = isRecord(value) && (typeof value.uid === 'string' || typeof value.uid === 'number');
+		return {
+			message: `${LABEL} got ${Array.isArray(value) ? 'a list' : 'an object'} (${preview(value)}), not a job uid`,
+			description: hasUid
+				? 'Map its uid field instead of the whole item: {{ $json.uid }}, not {{ $json }}. Nothing was sent.'
+				: 'Map the field that holds the uid, such as {{ $json.uid }}, not a whole item or list. Nothing was sent.',
+		};
+	}
+	if (typeof value === 'number') {
+		return {
+			message: `${LABEL} got the number ${value}, which is not a whole uid (numbers this long lose digits)`,
+			description: 'Keep the uid a string: map the "uid" field of a Search Jobs result, or paste the job link. Nothing was sent.',
+		};
+	}
+	const text = typeof value === 'string' ? value.trim() : '';
+	if (/\{\{[\s\S]*\}\}/.test(text)) {
+		return {
+			message: `${LABEL} holds the text "${preview(text)}": the field is Fixed, so n8n did not fill in the expression`,
+			description: `Switch the field to Expression (hover over it and pick "Expression" above it), then keep ${text}. Nothing was sent.`,
+		};
+	}
+	if (/^https?:\/\//i.test(text)) {
+		return {
+			message: `${LABEL} got the link "${preview(text)}", which holds no job uid`,
+			description: `Paste the job's own link, which ends in ~02 and the uid (such as ~02${EXAMPLE_UID}), or the uid alone. Nothing was sent.`,
+		};
+	}
+	const got = text === '' ? 'it is empty' : `got ${JSON.stringify(preview(text))}`;
+	return {
+		message: `${LABEL} must be a string of digits, such as ${EXAMPLE_UID}; ${got}`,
+		description:
+			'Paste a job link or a uid, or map the "uid" field of a Search Jobs result with {{ $json.uid }} as an Expression. Typed numbers lose digits: keep the uid a string.',
+	};
+}
+
+/** The job uid of item `itemIndex`, from a link or the uid itself, checked before anything is sent. */
 export function readJobUid(this: IExecuteFunctions, itemIndex: number): string {
-	const raw = this.getNodeParameter('jobUid', itemIndex, '') as unknown;
-	const text = (typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw : '').trim();
-	const uid = fromJobLink.exec(text)?.[1] ?? text;
-	if (uidPattern.test(uid)) return uid;
-	const got = text === '' ? 'it is empty' : `got ${JSON.stringify(text.slice(0, 60))}`;
-	throw operationError(
-		this.getNode(),
-		'invalid_input',
-		`Job UID must be a string of digits, such as 1955020056847176693; ${got} [item ${itemIndex}]`,
-		{
-			itemIndex,
-			description:
-				'Map the "uid" field of a Search Jobs result, for example {{ $json.uid }}. Typed numbers lose digits: keep the uid a string.',
-		},
-	);
+	const value = entered(this.getNodeParameter('jobUid', itemIndex, '') as unknown);
+	const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : typeof value === 'string' ? value.trim() : '';
+	const uid = uidInLink.exec(text)?.[1] ?? text;
+	if (text !== '' && uidPattern.test(uid)) return uid;
+	const slip = slipOf(value);
+	throw operationError(this.getNode(), 'invalid_input', `${slip.message} [item ${itemIndex}]`, {
+		itemIndex,
+		description: slip.description,
+	});
 }

@@ -1,5 +1,6 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { MAX_ROWS_PER_CALL } from '../../filters';
 import { includeUsageOption } from '../../output';
 import {
 	DEFAULT_MAX_RETRIES,
@@ -7,11 +8,27 @@ import {
 	MAX_RETRIES_CEILING,
 	REQUEST_TIMEOUT_SECONDS,
 } from '../../transport/tunables';
+import { numberOption } from '../../numberOption';
 import { MICROCENTS_PER_USD, PRICE_MICROCENTS, formatUsd } from '../../pricing';
 import { SERVICE_PLANS, minIntervalMsFor } from '../../service';
 import type { ItemOptions } from '../types';
 
-const premiumOperations = ['get', 'getActivity', 'getHistory'];
+/** What to do on a 403 addon_forbidden, shown where the operation can need the premium addon. */
+function onPremiumNotIncluded(show: NonNullable<IDisplayOptions['show']>): INodeProperties {
+	return {
+		displayName: 'On Premium Not Included',
+		name: 'onPremiumNotIncluded',
+		type: 'options',
+		displayOptions: { show },
+		default: 'error',
+		description: 'What to do when the plan lacks the premium addon this operation needs (403)',
+		options: [
+			{ name: 'Error', value: 'error', description: 'Fail (or emit an error item with Continue On Fail)' },
+			{ name: 'Pass Item Through', value: 'passThrough', description: 'Output the input item unchanged, with a note in "jobSearchNote"' },
+			{ name: 'Skip Item', value: 'skip', description: 'Output nothing for this item' },
+		],
+	};
+}
 
 /** The "Options" collection shared by every operation. */
 export const optionsDescription: INodeProperties = {
@@ -38,7 +55,7 @@ export const optionsDescription: INodeProperties = {
 			default: 0,
 			typeOptions: { minValue: 0, numberPrecision: 4 },
 			description:
-				`Stop before a request that could take this execution past this amount. A search counts as Limit × ${formatUsd(PRICE_MICROCENTS.search_jobs)}; Return All asks for pages no bigger than the cap allows (up to 10,000 jobs) and checks each before sending it. 0 means no cap. Read from the first item.`,
+				`Stop before a request that could take this execution past this amount. A search counts as Limit × ${formatUsd(PRICE_MICROCENTS.search_jobs)}; Return All asks for pages no bigger than the cap allows (up to ${MAX_ROWS_PER_CALL.toLocaleString('en-US')} jobs) and checks each before sending it. 0 means no cap. Read from the first item.`,
 		},
 		{
 			displayName: 'Max Retries',
@@ -67,19 +84,11 @@ export const optionsDescription: INodeProperties = {
 			description:
 				`Space requests at least this far apart, so many input items stay under the rate limit (${minIntervalMsFor('free')} keeps a ${SERVICE_PLANS.free.title} key at ${SERVICE_PLANS.free.requestsPerMinute} a minute). Read from the first item.`,
 		},
-		{
-			displayName: 'On Premium Not Included',
-			name: 'onPremiumNotIncluded',
-			type: 'options',
-			displayOptions: { show: { '/operation': premiumOperations } },
-			default: 'error',
-			description: 'What to do when the plan lacks the premium addon this operation needs (403)',
-			options: [
-				{ name: 'Error', value: 'error', description: 'Fail (or emit an error item with Continue On Fail)' },
-				{ name: 'Pass Item Through', value: 'passThrough', description: 'Output the input item unchanged, with a note in "jobSearchNote"' },
-				{ name: 'Skip Item', value: 'skip', description: 'Output nothing for this item' },
-			],
-		},
+		// Twice, under one name, as n8n allows for options shown under different conditions: the client
+		// operations always need the addon, Get Job only with client history. (A hide rule cannot say
+		// it: n8n fills in the hidden Include Client History's default, false, for the client operations.)
+		onPremiumNotIncluded({ '/operation': ['getActivity', 'getHistory'] }),
+		onPremiumNotIncluded({ '/operation': ['get'], '/includeClientHistory': [true] }),
 		{
 			displayName: 'Output',
 			name: 'output',
@@ -107,11 +116,6 @@ function raw(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	return this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 }
 
-/** A number option as given, or `fallback` when it is missing or not a finite number (an expression can give NaN). */
-function finite(value: unknown, fallback: number): number {
-	return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
-}
-
 export function itemOptions(this: IExecuteFunctions, itemIndex: number): ItemOptions & {
 	maxRetries: number;
 	maxRetryWaitMs: number;
@@ -122,9 +126,9 @@ export function itemOptions(this: IExecuteFunctions, itemIndex: number): ItemOpt
 		output: o.output === 'wholeResponse' ? 'wholeResponse' : 'perJob',
 		includeUsage: o.includeUsage === true,
 		onPremiumNotIncluded: (o.onPremiumNotIncluded as ItemOptions['onPremiumNotIncluded']) ?? 'error',
-		maxRetries: Math.min(MAX_RETRIES_CEILING, Math.max(0, Math.floor(finite(o.maxRetries, DEFAULT_MAX_RETRIES)))),
-		maxRetryWaitMs: Math.max(0, finite(o.maxRetryWaitSeconds, DEFAULT_MAX_RETRY_WAIT_SECONDS) * 1000),
-		timeoutMs: Math.max(1, finite(o.timeoutSeconds, REQUEST_TIMEOUT_SECONDS) * 1000),
+		maxRetries: Math.min(MAX_RETRIES_CEILING, Math.max(0, Math.floor(numberOption(o.maxRetries, DEFAULT_MAX_RETRIES)))),
+		maxRetryWaitMs: Math.max(0, numberOption(o.maxRetryWaitSeconds, DEFAULT_MAX_RETRY_WAIT_SECONDS) * 1000),
+		timeoutMs: Math.max(1, numberOption(o.timeoutSeconds, REQUEST_TIMEOUT_SECONDS) * 1000),
 	};
 }
 
@@ -139,10 +143,10 @@ export interface ExecutionSettings {
 export function executionSettings(this: IExecuteFunctions, itemIndex: number | undefined): ExecutionSettings {
 	if (itemIndex === undefined) return { concurrency: 1, minIntervalMs: 0 };
 	const o = raw.call(this, itemIndex);
-	const maxCreditUsd = typeof o.maxCreditUsd === 'number' ? o.maxCreditUsd : 0;
+	const maxCreditUsd = numberOption(o.maxCreditUsd, 0);
 	return {
-		concurrency: Math.max(1, Math.floor(Number(o.concurrency ?? 1)) || 1),
-		minIntervalMs: Math.max(0, Number(o.minIntervalMs ?? 0) || 0),
+		concurrency: Math.max(1, Math.floor(numberOption(o.concurrency, 1))),
+		minIntervalMs: Math.max(0, numberOption(o.minIntervalMs, 0)),
 		maxCreditMicrocents: maxCreditUsd > 0 ? Math.round(maxCreditUsd * MICROCENTS_PER_USD) : undefined,
 	};
 }

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import {
 	ADDITIONAL_FILTERS,
+	FILTER_BY_KEY,
 	MAX_ROWS_PER_CALL,
 	additionalFiltersProperty,
 	searchFiltersFromParameters,
@@ -18,19 +19,28 @@ import {
 	withCallUsage,
 	withUsage,
 } from '../../output';
+import { numberOption } from '../../numberOption';
 import { PRICE_MICROCENTS, formatUsd } from '../../pricing';
 import type { SearchJobsData, ToolResult, ToolUsage } from '../../transport';
 import { operationError } from '../../transport/errors';
-import { checkAdditionalFilters } from '../common/additionalFilters';
 import type { ItemRun } from '../types';
 import { walkBackThroughTime } from './walk';
 
 const show = { resource: ['job'], operation: ['search'] };
 
+/** "1h, 6h, …": the wire values a model may give Search Period, from the schema. */
+function searchPeriods(): string {
+	const spec = FILTER_BY_KEY.get('searchPeriod');
+	return spec && 'options' in spec ? spec.options.map((o) => o.value).join(', ') : '';
+}
+
+/** The Limit field's default (n8n's lint wants the literal 50 there too). */
+const DEFAULT_LIMIT = 50;
+
 const TOOL_DESCRIPTION = [
 	'Search Upwork job postings, newest first, with filters. Every returned job is billed, and one call returns at most the number of jobs the workflow allows: ask for few and narrow with filters rather than paging.',
 	`Each job has uid, title, postedAt, budget, skills, connectsToApply, client facts and the first ${TOOL_DESCRIPTION_CHARS} characters of the description, ending in "…" when cut: to read a whole job, call Get Job with its uid.`,
-	'Lists are comma-separated (keywords; country codes such as US, GB). Search Period is one of 1h, 6h, 24h, 7d, 14d, 30d. A refused call says which field to fix; nothing is billed for it.',
+	`Lists are comma-separated (keywords; country codes such as US, GB). Search Period is one of ${searchPeriods()}. A refused call says which field to fix; nothing is billed for it.`,
 ].join(' ');
 
 export const description: INodeProperties[] = [
@@ -58,6 +68,7 @@ export const description: INodeProperties[] = [
 		typeOptions: { minValue: 1, maxValue: MAX_ROWS_PER_CALL },
 		displayOptions: { show: { ...show, returnAll: [false] } },
 		description: 'Max number of results to return',
+		hint: `Every returned job is billed, ${formatUsd(PRICE_MICROCENTS.search_jobs)} each (${formatUsd(DEFAULT_LIMIT * PRICE_MICROCENTS.search_jobs)} for ${DEFAULT_LIMIT}). Cap a run with Max Credit per Execution in Options.`,
 	},
 	{
 		displayName: 'Max Jobs per Tool Call',
@@ -84,9 +95,9 @@ export interface SearchRequest {
 /** Rows to ask for: the Limit, or the service maximum with Return All; as a tool, never past its cap. */
 function rowsToAsk(this: IExecuteFunctions, itemIndex: number, tool: boolean): { limit: number; returnAll: boolean } {
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll ? MAX_ROWS_PER_CALL : (this.getNodeParameter('limit', itemIndex, 50) as number);
+	const limit = returnAll ? MAX_ROWS_PER_CALL : (this.getNodeParameter('limit', itemIndex, DEFAULT_LIMIT) as number);
 	if (!tool) return { limit, returnAll };
-	const cap = Number(this.getNodeParameter('toolMaxJobs', itemIndex, DEFAULT_TOOL_MAX_JOBS)) || DEFAULT_TOOL_MAX_JOBS;
+	const cap = numberOption(this.getNodeParameter('toolMaxJobs', itemIndex, DEFAULT_TOOL_MAX_JOBS), DEFAULT_TOOL_MAX_JOBS) || DEFAULT_TOOL_MAX_JOBS;
 	// A number the model typed may arrive as text; anything not a number is left for validation.
 	const asked = typeof limit === 'string' && (limit as string).trim() !== '' ? Number(limit) : limit;
 	return { limit: typeof asked === 'number' && asked > cap ? cap : asked, returnAll: false };
@@ -95,11 +106,11 @@ function rowsToAsk(this: IExecuteFunctions, itemIndex: number, tool: boolean): {
 export function prepare(this: IExecuteFunctions, itemIndex: number): SearchRequest {
 	const tool = isToolCall(this);
 	const { limit, returnAll } = rowsToAsk.call(this, itemIndex, tool);
-	checkAdditionalFilters.call(this, itemIndex);
 	const { body, issues } = searchFiltersFromParameters(
 		(name) => this.getNodeParameter(name, itemIndex, name === ADDITIONAL_FILTERS ? '{}' : {}),
 		{ limit },
 		{ timeZone: this.getTimezone() },
+		{ limit: 'Limit' },
 	);
 	if (issues.length > 0) {
 		throw operationError(this.getNode(), 'invalid_input', `${issues[0].message} [item ${itemIndex}]`, {
@@ -132,7 +143,7 @@ export async function send(this: IExecuteFunctions, run: ItemRun, request: Searc
 	let usage: ToolUsage;
 	let stoppedBy: Error | undefined;
 	if (request.returnAll) {
-		const walk = await walkBackThroughTime(run, request.body);
+		const walk = await walkBackThroughTime(run, request.body, this.getNode());
 		({ jobs, total, usage } = walk);
 		stoppedBy = walk.interruptedBy;
 		for (const message of walk.warnings) this.addExecutionHints?.({ message: `${message} [item ${itemIndex}]`, location: 'outputPane' });

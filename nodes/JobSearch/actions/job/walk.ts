@@ -1,9 +1,10 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
 import { MAX_ROWS_PER_CALL } from '../../filters';
 import { PRICE_MICROCENTS } from '../../pricing';
-import { Reader, type FetchPage } from '../../paging/reader';
-import type { SearchJobsData, ToolResult, ToolUsage } from '../../transport';
+import { Reader, TimeBoundIgnored, type FetchPage } from '../../paging/reader';
+import { operationError, type SearchJobsData, type ToolResult, type ToolUsage } from '../../transport';
+import { itemSuffix } from '../../transport/errors';
 import type { ItemRun } from '../types';
 
 /** What Return All read: every job once, in the service's order. */
@@ -26,7 +27,7 @@ export interface Walk {
  * through `run.call`, so the execution's Max Credit is checked before each one (for no more rows
  * than are left), and no page asks for more rows than the cap has left unspent.
  */
-export async function walkBackThroughTime(run: ItemRun, body: IDataObject): Promise<Walk> {
+export async function walkBackThroughTime(run: ItemRun, body: IDataObject, node: INode): Promise<Walk> {
 	let total: number | undefined;
 	const fetchPage: FetchPage = async ({ toMs, limit }) => {
 		const page: IDataObject = { ...body, limit };
@@ -59,7 +60,16 @@ export async function walkBackThroughTime(run: ItemRun, body: IDataObject): Prom
 		// Jobs the index showed mid-walk are read too, so there may be more than the first total.
 		total: Math.max(total ?? 0, jobs.length),
 		usage: { consumedMicrocents: reader.consumedMicrocents, remainingMicrocents: reader.remainingMicrocents ?? 0 },
-		interruptedBy: reader.interruptedBy,
+		interruptedBy: reader.interruptedBy instanceof TimeBoundIgnored ? timeBoundError(node, reader.interruptedBy, run.itemIndex) : reader.interruptedBy,
 		warnings: reader.warnings,
 	};
+}
+
+/** A host that ignores toDate would sell the newest page again and again: the walk stops after one such page. */
+function timeBoundError(node: INode, reason: TimeBoundIgnored, itemIndex: number): Error {
+	return operationError(node, 'invalid_response', `Return All stopped: ${reason.message}${itemSuffix(itemIndex)}`, {
+		itemIndex,
+		description:
+			'Each further page asks for the jobs older than the last one read; a host that answers with the same newest jobs would bill them again on every page. Check that the Base URL in the credential is the service\'s REST address, not a proxy or another API.',
+	});
 }

@@ -1,0 +1,87 @@
+import type { IDataObject, INodeExecutionData, INodeProperties, IPollFunctions } from 'n8n-workflow';
+
+import { budgetOf } from '../JobSearch/output';
+
+/**
+ * Telegram refuses a message over 4,096 characters (Slack and e-mail take more): the digest text
+ * stays under it with room for a line the workflow puts before it.
+ */
+export const DIGEST_TEXT_MAX_CHARS = 4_000;
+
+/** A title this long says what the job is; more would crowd other jobs out of the text. */
+const TITLE_MAX_CHARS = 120;
+
+export type TriggerOutput = 'perJob' | 'perPoll';
+
+/** The trigger's Output option (in its Options collection). */
+export const outputOption: INodeProperties = {
+	displayName: 'Output',
+	name: 'output',
+	type: 'options',
+	default: 'perJob',
+	options: [
+		{ name: 'One Item per Job', value: 'perJob', description: 'Each new job is an item: one message, sheet row or model call per job' },
+		{
+			name: 'One Item per Poll',
+			value: 'perPoll',
+			description: `The poll's new jobs in one item: "jobs" (newest first), "count", and "text", a ready-to-send list (title, budget, link) under ${DIGEST_TEXT_MAX_CHARS.toLocaleString('en-US')} characters`,
+		},
+	],
+	description: 'Whether a poll sends each new job as an item, or one digest of them all',
+};
+
+function oneLine(text: unknown, max: number): string {
+	const flat = String(text ?? '').replace(/\s+/g, ' ').trim();
+	return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
+}
+
+/** One job in the text: its title and budget, then its link. */
+function entry(job: IDataObject): string {
+	const budget = budgetOf(job);
+	const title = oneLine(job.title, TITLE_MAX_CHARS) || 'Untitled job';
+	const link = typeof job.externalLink === 'string' ? job.externalLink : typeof job.url === 'string' ? job.url : '';
+	return [`• ${title}${budget ? ` (${budget})` : ''}`, link].filter(Boolean).join('\n');
+}
+
+const more = (count: number) => `and ${count.toLocaleString('en-US')} more`;
+
+/**
+ * The ready-to-send list of `jobs` (newest first): as many whole entries as fit under
+ * DIGEST_TEXT_MAX_CHARS, then "and N more" when some did not.
+ */
+export function digestText(jobs: IDataObject[]): string {
+	const head = `${jobs.length.toLocaleString('en-US')} new job${jobs.length === 1 ? '' : 's'}`;
+	// Room for the longest possible tail ("\n\nand 1,000,000 more"), so the last entry never has to go.
+	const room = DIGEST_TEXT_MAX_CHARS - `\n\n${more(10 ** 6)}`.length;
+	let text = head;
+	let shown = 0;
+	for (const job of jobs) {
+		const next = `${text}\n\n${entry(job)}`;
+		if (next.length > room) break;
+		text = next;
+		shown++;
+	}
+	return shown < jobs.length ? `${text}\n\n${more(jobs.length - shown)}` : text;
+}
+
+const createdMs = (job: IDataObject) => Date.parse(String(job.createdAt ?? '')) || 0;
+
+/**
+ * The poll's items in the shape the Output option asks for. `jobs` are the jobs as read (for the
+ * text: every budget field is there whatever Simplify keeps); `items` are the per-job items the
+ * trigger built from them, in the same order, Include Usage on the first.
+ */
+export function asTriggerOutput(this: IPollFunctions, jobs: IDataObject[], items: INodeExecutionData[]): INodeExecutionData[] {
+	const options = this.getNodeParameter('options', {}) as IDataObject;
+	if ((options.output as TriggerOutput | undefined) !== 'perPoll' || items.length === 0) return items;
+	const order = jobs.map((_, index) => index).sort((a, b) => createdMs(jobs[b]) - createdMs(jobs[a]));
+	const { usage, ...first } = items[0].json;
+	const shaped = items.map((item, index) => (index === 0 ? first : item.json));
+	const digest: IDataObject = {
+		count: jobs.length,
+		text: digestText(order.map((index) => jobs[index])),
+		jobs: order.map((index) => shaped[index]),
+	};
+	if (usage !== undefined) digest.usage = usage;
+	return [{ json: digest }];
+}
