@@ -1,4 +1,5 @@
 import axios from 'axios';
+import fc from 'fast-check';
 import { createServer, request, type Server } from 'http';
 import type { IPollFunctions } from 'n8n-workflow';
 
@@ -6,6 +7,7 @@ import { pollBudgetMs } from '../../nodes/JobSearchTrigger/budget';
 import { GUARD_KEY } from '../../nodes/JobSearchTrigger/guard';
 import { createPoller, type Poller } from '../harness/poll';
 import { listenOnLoopback } from '../node/loopbackServer';
+import { propertyParameters } from '../support/property';
 import { FAKE_DATE_ONLY, MINUTE, startHarnessed, type Harnessed, type TimeControl } from './scriptedDay';
 import { startSlowProxy } from './slowProxy';
 
@@ -170,6 +172,48 @@ describe('when n8n starts a poll while the one before is still running', () => {
 		} finally {
 			await proxy.close();
 		}
+	});
+});
+
+describe('whatever polls overlap', () => {
+	it('sends every job once, when any poll may start while the one before still waits for the host', async () => {
+		await fc.assert(
+			fc.asyncProperty(fc.array(fc.record({ jobs: fc.integer({ min: 0, max: 4 }), overlap: fc.boolean(), minutes: fc.integer({ min: 1, max: 20 }) }), { minLength: 1, maxLength: 8 }), async (steps) => {
+				h = await startHarnessed(time, T0, {}, { jobs: 0 });
+				const proxy = await startHoldingProxy(h.server.url);
+				const poller = createPoller({ credentials: { apiKey: h.key, baseUrl: proxy.url } });
+				try {
+					proxy.passThrough();
+					expect((await poller.poll()).error).toBeUndefined();
+					let now = T0;
+					const sent: string[] = [];
+					for (const step of steps) {
+						now += step.minutes * MINUTE;
+						time.set(now);
+						h.server.admin.addJobs(newJobs(step.jobs, now));
+						if (!step.overlap) {
+							sent.push(...uidsOf((await poller.poll()).items));
+							continue;
+						}
+						proxy.hold();
+						const first = poller.poll();
+						await proxy.nextRequest();
+						time.set(now + 400);
+						expect(await poller.poll()).toEqual({ items: [], empty: true });
+						proxy.passThrough();
+						sent.push(...uidsOf((await first).items));
+					}
+					const posted = h.server.admin.visibleJobs().map((j) => j.uid);
+					expect([...sent].sort()).toEqual([...posted].sort());
+				} finally {
+					proxy.passThrough();
+					await proxy.close();
+					await h.server.close();
+					h = undefined;
+				}
+			}),
+			propertyParameters(15, 20261126),
+		);
 	});
 });
 
