@@ -68,6 +68,27 @@ const settle = async (rounds = 20) => {
 	for (let i = 0; i < rounds; i++) await new Promise<void>((resolve) => setImmediate(resolve));
 };
 
+/** The server, a holding proxy in front of it and a trigger activated through it at T0. */
+async function activatedBehindProxy() {
+	h = await startHarnessed(time, T0, {}, { jobs: 0 });
+	const proxy = await startHoldingProxy(h.server.url);
+	const poller = createPoller({ credentials: { apiKey: h.key, baseUrl: proxy.url } });
+	proxy.passThrough();
+	expect((await poller.poll()).error).toBeUndefined();
+	return { proxy, poller };
+}
+
+/** A poll at `nowMs` whose first request the host holds while n8n starts the next poll 0.4 s later. */
+async function pollOverlapped(proxy: Awaited<ReturnType<typeof startHoldingProxy>>, poller: Poller, nowMs: number) {
+	proxy.hold();
+	const first = poller.poll();
+	await proxy.nextRequest();
+	time.set(nowMs + 400);
+	expect(await poller.poll()).toEqual({ items: [], empty: true });
+	proxy.passThrough();
+	return await first;
+}
+
 let h: Harnessed | undefined;
 beforeAll(() => jest.useFakeTimers(FAKE_DATE_ONLY));
 afterAll(() => jest.useRealTimers());
@@ -80,23 +101,11 @@ afterEach(async () => {
 
 describe('when n8n starts a poll while the one before is still running', () => {
 	it('sends each job once when the second poll starts while the first waits for a slow host', async () => {
-		h = await startHarnessed(time, T0, {}, { jobs: 0 });
-		const proxy = await startHoldingProxy(h.server.url);
-		const poller = createPoller({ credentials: { apiKey: h.key, baseUrl: proxy.url } });
+		const { proxy, poller } = await activatedBehindProxy();
 		try {
-			proxy.passThrough();
-			expect((await poller.poll()).error).toBeUndefined();
-
-			proxy.hold();
 			time.set(T0 + MINUTE);
-			h.server.admin.addJobs(newJobs(6, T0 + MINUTE));
-			const first = poller.poll();
-			await proxy.nextRequest();
-			time.set(T0 + MINUTE + 400);
-			const second = await poller.poll();
-			expect(second).toEqual({ items: [], empty: true });
-			proxy.passThrough();
-			expect(uidsOf((await first).items)).toHaveLength(6);
+			h!.server.admin.addJobs(newJobs(6, T0 + MINUTE));
+			expect(uidsOf((await pollOverlapped(proxy, poller, T0 + MINUTE)).items)).toHaveLength(6);
 
 			time.set(T0 + 2 * MINUTE);
 			expect((await poller.poll()).items).toEqual([]);
@@ -179,36 +188,23 @@ describe('whatever polls overlap', () => {
 	it('sends every job once, when any poll may start while the one before still waits for the host', async () => {
 		await fc.assert(
 			fc.asyncProperty(fc.array(fc.record({ jobs: fc.integer({ min: 0, max: 4 }), overlap: fc.boolean(), minutes: fc.integer({ min: 1, max: 20 }) }), { minLength: 1, maxLength: 8 }), async (steps) => {
-				h = await startHarnessed(time, T0, {}, { jobs: 0 });
-				const proxy = await startHoldingProxy(h.server.url);
-				const poller = createPoller({ credentials: { apiKey: h.key, baseUrl: proxy.url } });
+				const { proxy, poller } = await activatedBehindProxy();
 				try {
-					proxy.passThrough();
-					expect((await poller.poll()).error).toBeUndefined();
 					let now = T0;
 					const sent: string[] = [];
 					for (const step of steps) {
 						now += step.minutes * MINUTE;
 						time.set(now);
-						h.server.admin.addJobs(newJobs(step.jobs, now));
-						if (!step.overlap) {
-							sent.push(...uidsOf((await poller.poll()).items));
-							continue;
-						}
-						proxy.hold();
-						const first = poller.poll();
-						await proxy.nextRequest();
-						time.set(now + 400);
-						expect(await poller.poll()).toEqual({ items: [], empty: true });
-						proxy.passThrough();
-						sent.push(...uidsOf((await first).items));
+						h!.server.admin.addJobs(newJobs(step.jobs, now));
+						const outcome = step.overlap ? await pollOverlapped(proxy, poller, now) : await poller.poll();
+						sent.push(...uidsOf(outcome.items));
 					}
-					const posted = h.server.admin.visibleJobs().map((j) => j.uid);
+					const posted = h!.server.admin.visibleJobs().map((j) => j.uid);
 					expect([...sent].sort()).toEqual([...posted].sort());
 				} finally {
 					proxy.passThrough();
 					await proxy.close();
-					await h.server.close();
+					await h!.server.close();
 					h = undefined;
 				}
 			}),
