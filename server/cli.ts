@@ -5,7 +5,7 @@ import { startServer } from './index';
 import { PLAN_NAMES } from './plans';
 import type { Plan } from './model';
 
-const USAGE = `Usage: npm run server -- [--port <p>] [--accounts <file>] [--jobs <n>] [--seed <s>] [--faults] [--live] [--admin-token <t>]
+const USAGE = `Usage: npm run server -- [--port <p>] [--accounts <file>] [--jobs <n>] [--seed <s>] [--faults] [--live] [--out-of-order] [--admin-token <t>]
 
   --port         port on 127.0.0.1 (default 8787; 0 picks a free one)
   --accounts     JSON file {"accounts":[{"id","plan","poolMicrocents","packMicrocents","keys","revokedKeys"}]}
@@ -15,14 +15,16 @@ const USAGE = `Usage: npm run server -- [--port <p>] [--accounts <file>] [--jobs
   --faults       enable fault injection (X-Fault: 500 | drop | delay=<ms>)
   --live         new jobs keep arriving, shown by index refreshes every 5 to 15 minutes
                  (a few straggle to a later refresh, a few are removed after being shown)
+  --out-of-order with --live: each job is shown 1 to 16 minutes after it is posted, independently
+                 of the others, as an index fed by scrapers out of step would
   --live-fast    live mode for end-to-end tests and npm run dev: a new job every 10 s,
                  visible 20 s after it is posted, in the order posted
   --admin-token  token for /admin/* (default random, printed)`;
 
 /**
  * A short, fixed lag: a polling trigger sees each arrival on its next poll. A job shown after a
- * newer one is a late job, which the trigger's quarter-hourly check delivers; that path is covered
- * by the trigger tests, and an end-to-end run of a few minutes could not wait for it.
+ * newer one is a late job, which the trigger's sweep delivers within minutes; that path is
+ * covered by the trigger tests, and an end-to-end run of a few minutes could not wait for it.
  */
 const LIVE_FAST = { postingsPerHour: 360, minLagMs: 20_000, maxLagMs: 20_000 };
 
@@ -67,6 +69,7 @@ async function main(): Promise<void> {
 				faults: { type: 'boolean' },
 				live: { type: 'boolean' },
 				'live-fast': { type: 'boolean' },
+				'out-of-order': { type: 'boolean' },
 				'admin-token': { type: 'string' },
 				help: { type: 'boolean' },
 			},
@@ -84,7 +87,7 @@ async function main(): Promise<void> {
 		jobs: integerOption('jobs', values.jobs, 2000),
 		seed: integerOption('seed', values.seed, 1),
 		faults: values.faults === true,
-		live: values['live-fast'] ? LIVE_FAST : values.live ? {} : undefined,
+		live: values['live-fast'] ? LIVE_FAST : values.live ? { model: values['out-of-order'] ? 'out-of-order' : 'batch' } : undefined,
 		adminToken: values['admin-token'],
 	}).catch((error: Error) => fail(error.message));
 	// Scripts wait for exactly this first line before they talk to the server.

@@ -10,17 +10,20 @@ export interface Entry {
 }
 
 /**
- * Live mode: new postings keep arriving by the clock.
+ * Live mode: new postings keep arriving by the clock. Two shapes of index:
  * - `batch` (the default, as the public deployment describes its index): the index refreshes every
  *   `refreshMinMs` to `refreshMaxMs` and then shows what was posted since the previous refresh;
- *   a share of postings (`stragglerShare`) straggles to the refresh after, and a share
- *   (`removalShare`) is removed again (closed or made private) `removalMinMs` to `removalMaxMs`
- *   after it was shown.
- * - `lag`: each posting is shown after its own random lag of `minLagMs` to `maxLagMs`.
- * Without `model`, giving `minLagMs` or `maxLagMs` picks `lag` (the older option shape).
+ *   a share of postings (`stragglerShare`) straggles to the refresh after.
+ * - `out-of-order` (an index fed by several scrapers out of step): each posting is shown
+ *   `minLagMs` to `maxLagMs` after it was posted, independently of the others; a straggler up to
+ *   `maxLagMs` later again.
+ * - `lag`: the older option shape, `out-of-order` without stragglers or removals.
+ * In both shapes a share of postings (`removalShare`) is removed again (closed or made private)
+ * `removalMinMs` to `removalMaxMs` after it was shown. Without `model`, giving `minLagMs` or
+ * `maxLagMs` picks `lag`.
  */
 export interface LiveOptions {
-	model?: 'batch' | 'lag';
+	model?: 'batch' | 'out-of-order' | 'lag';
 	postingsPerHour?: number;
 	refreshMinMs?: number;
 	refreshMaxMs?: number;
@@ -47,7 +50,8 @@ const SEEDED_SPAN_MS = 30 * DAY_MS;
 // Live arrivals older than this are never generated, so a clock jumped far ahead costs bounded work.
 const LIVE_CATCH_UP_LIMIT_MS = 30 * DAY_MS;
 // The public index refreshes every 5 to 15 minutes (docs/service.md#freshness); "a few" stragglers and
-// removals are ours: 2% and 1%, removed between 10 minutes and 6 hours after being shown.
+// removals are ours: 2% and 1%, removed between 10 minutes and 6 hours after being shown. The
+// out-of-order shape shows each posting 1 to 16 minutes after it was posted.
 const DEFAULT_LIVE: Required<LiveOptions> = {
 	model: 'batch',
 	postingsPerHour: 60,
@@ -57,8 +61,8 @@ const DEFAULT_LIVE: Required<LiveOptions> = {
 	removalShare: 0.01,
 	removalMinMs: 10 * 60_000,
 	removalMaxMs: 6 * 60 * 60_000,
-	minLagMs: 5 * 60_000,
-	maxLagMs: 15 * 60_000,
+	minLagMs: 60_000,
+	maxLagMs: 16 * 60_000,
 };
 // Below this many new entries a splice is cheaper than a merge of the whole index.
 const SPLICE_BATCH_LIMIT = 32;
@@ -258,16 +262,22 @@ export class JobStore {
 	/** When a live posting becomes visible, and when (if ever) it is removed again. */
 	private fateOf(index: number, createdMs: number, lagRandom: () => number): { visibleAt: number; removeAt?: number } {
 		const live = this.live!;
-		if (live.model === 'lag') {
-			return { visibleAt: createdMs + live.minLagMs + Math.floor(lagRandom() * (live.maxLagMs - live.minLagMs + 1)) };
-		}
-		// A stream of its own, so the postings themselves are the same in both models.
+		const lag = () => live.minLagMs + Math.floor(lagRandom() * (live.maxLagMs - live.minLagMs + 1));
+		if (live.model === 'lag') return { visibleAt: createdMs + lag() };
+		// A stream of its own, so the postings themselves are the same in every model.
 		const random = seededRandom(seedFromText(`fate:${index}`, this.options.seed));
-		const refresh = this.refreshAtOrAfter(createdMs);
-		const visibleAt = random() < live.stragglerShare ? refresh.next : refresh.at;
+		const straggles = random() < live.stragglerShare;
+		let visibleAt: number;
+		if (live.model === 'out-of-order') {
+			visibleAt = createdMs + lag() + (straggles ? live.maxLagMs : 0);
+		} else {
+			const refresh = this.refreshAtOrAfter(createdMs);
+			visibleAt = straggles ? refresh.next : refresh.at;
+		}
 		if (random() >= live.removalShare) return { visibleAt };
 		const delay = live.removalMinMs + Math.floor(random() * (live.removalMaxMs - live.removalMinMs + 1));
-		return { visibleAt, removeAt: this.refreshAtOrAfter(visibleAt + delay).at };
+		// A batch index removes at a refresh; the other shape at any moment.
+		return { visibleAt, removeAt: live.model === 'batch' ? this.refreshAtOrAfter(visibleAt + delay).at : visibleAt + delay };
 	}
 
 	private generateArrivals(now: number): void {

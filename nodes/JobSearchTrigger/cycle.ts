@@ -1,8 +1,19 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { Reader, compareNewestFirst, type FetchPage, type ReadJob, type ReadLimits } from '../JobSearch/paging/reader';
-import { pruneSeen, type TriggerState } from './state';
-import { CHECK_EVERY_MS, CHECK_MIN_ROWS, LEARN_MAX_ROWS, LEAF_ROWS, MAX_SEEN_UIDS, POLL_BUDGET_SHARE } from './tunables';
+import { Reader, compareNewestFirst, type FetchPage, type ReadJob, type ReadLimits, type TimeRange } from '../JobSearch/paging/reader';
+import { freshPace, pruneSeen, type SweepPace, type SweepPass, type TriggerState } from './state';
+import {
+	CHECK_MIN_ROWS,
+	LEARN_MAX_ROWS,
+	LEAF_ROWS,
+	MAX_SWEEP_REQUESTS,
+	MAX_SEEN_UIDS,
+	POLL_BUDGET_SHARE,
+	COUNT_AT_LEAST_EVERY_MS,
+	QUICK_CHECK_AT_EXPECTED_LATE,
+	STRETCHES_BEFORE_HALVING,
+	SWEEP_EVERY_MS,
+} from './tunables';
 
 export interface CycleSettings {
 	/** How long after its createdAt a job may still show up in the index for the first time. */
@@ -12,8 +23,8 @@ export interface CycleSettings {
 	maxJobsPerPoll: number;
 	rowsPerRequest: number;
 	budgetMs: number;
-	/** Overridable for tests only. */
-	checkEveryMs?: number;
+	/** Overridable for tests only: how often every unsettled stretch is asked again. */
+	sweepEveryMs?: number;
 	/** Overridable for tests only. */
 	maxSeenUids?: number;
 }
@@ -25,9 +36,9 @@ export interface CycleOutcome {
 	state: TriggerState;
 	reader: Reader;
 	firstPoll: boolean;
-	/** A late-job check ran to its end in this poll. */
-	checked: boolean;
-	/** New jobs that the index showed after newer ones had been read (found by the check). */
+	/** A sweep ran to its end in this poll and what it covered is now settled. */
+	swept: boolean;
+	/** New jobs the index showed after newer ones had been read (found by the sweep). */
 	late: number;
 	/** Jobs found gone from the index in this poll. */
 	gone: number;
@@ -56,7 +67,8 @@ class Poll {
 	}
 
 	/** Takes in what the reader has read since the last call: new uids become seen (and sent). */
-	absorb(lateBeforeMs = -Infinity): void {
+	absorb(lateBeforeMs = -Infinity): number {
+		let fresh = 0;
 		for (const [uid, read] of this.reader.jobs) {
 			if (this.absorbed.has(uid)) continue;
 			this.absorbed.add(uid);
@@ -65,9 +77,11 @@ class Poll {
 				continue;
 			}
 			this.seen.set(uid, read.createdMs);
+			fresh++;
 			if (read.createdMs <= lateBeforeMs) this.late++;
 			if (this.emitting) this.fresh.push(read);
 		}
+		return fresh;
 	}
 
 	/** Seen jobs the index still shows (as far as we know), created in exactly this millisecond. */
@@ -85,6 +99,17 @@ class Poll {
 		return out;
 	}
 
+	/** Whether two jobs read share a millisecond in this stretch: this index makes ties. */
+	hasTies(fromMs: number, toMs: number): boolean {
+		const times = new Set<number>();
+		for (const ms of this.seen.values()) {
+			if (ms < fromMs || ms > toMs) continue;
+			if (times.has(ms)) return true;
+			times.add(ms);
+		}
+		return false;
+	}
+
 	newestRead(): number {
 		let newest = -Infinity;
 		for (const { createdMs } of this.reader.jobs.values()) newest = Math.max(newest, createdMs);
@@ -92,13 +117,31 @@ class Poll {
 	}
 
 	/**
-	 * Makes the window's known jobs agree with `actual`, the count the index gives for it. Equal
-	 * counts settle it for one billed row. Otherwise it is halved at the median known createdAt and
-	 * the left half counted (one row; the right half's count follows by subtraction) until a part is
-	 * small enough to read whole: a late job costs a few rows to find, not the whole window.
-	 * Returns false when the budget ran out first (the check is then repeated by a later poll).
+	 * The stretches of [fromMs, toMs] between the milliseconds of jobs already read (those
+	 * milliseconds left out), oldest first. Asking one costs nothing when nothing new is in it: a
+	 * search that returns no row is free, and every row it does return is a job not read before.
 	 */
-	async settle(fromMs: number, toMs: number, actual: number, lateBeforeMs: number): Promise<boolean> {
+	openStretches(fromMs: number, toMs: number): Required<TimeRange>[] {
+		const points = [...new Set([...this.seen.values()].filter((ms) => ms >= fromMs && ms <= toMs))].sort((a, b) => a - b);
+		const out: Required<TimeRange>[] = [];
+		let cursor = fromMs;
+		for (const ms of points) {
+			if (ms > cursor) out.push({ fromMs: cursor, toMs: ms - 1 });
+			cursor = ms + 1;
+		}
+		if (cursor <= toMs) out.push({ fromMs: cursor, toMs });
+		return out;
+	}
+
+	/**
+	 * Makes the window's known jobs agree with `actual`, the count the index gives for it. Equal
+	 * counts settle it. Otherwise it is halved at the median known createdAt and the left half
+	 * counted (one row; the right half's count follows by subtraction) until a part is small enough
+	 * to read whole. Only the settling stretch is counted, where open stretches have already been
+	 * swept: what a count still finds there is a job sharing the millisecond of one already read.
+	 * Returns false when the budget ran out first (the stretch then settles on a later poll).
+	 */
+	async settle(fromMs: number, toMs: number, actual: number): Promise<boolean> {
 		const known = this.activeIn(fromMs, toMs);
 		if (actual === known.length) return true;
 		if (actual === 0) {
@@ -107,23 +150,23 @@ class Poll {
 		}
 		const surplus = Math.abs(actual - known.length);
 		if (actual <= LEAF_ROWS || fromMs >= toMs || surplus * 4 >= known.length) {
-			return await this.readWhole(fromMs, toMs, actual, known, lateBeforeMs);
+			return await this.readWhole(fromMs, toMs, actual, known);
 		}
 		const times = known.map((k) => k.createdMs).sort((a, b) => a - b);
 		const midMs = Math.max(fromMs, Math.min(toMs - 1, times[(times.length - 1) >> 1]));
 		const left = await this.reader.count({ fromMs, toMs: midMs });
-		this.absorb(lateBeforeMs);
+		this.absorb(Infinity);
 		if (!left) return false;
-		const leftDone = await this.settle(fromMs, midMs, left.total, lateBeforeMs);
-		const rightDone = await this.settle(midMs + 1, toMs, actual - left.total, lateBeforeMs);
+		const leftDone = await this.settle(fromMs, midMs, left.total);
+		const rightDone = await this.settle(midMs + 1, toMs, actual - left.total);
 		return leftDone && rightDone;
 	}
 
 	/** Reads the part whole, in one request: the count says how many rows it has. */
-	private async readWhole(fromMs: number, toMs: number, actual: number, known: { uid: string }[], lateBeforeMs: number): Promise<boolean> {
+	private async readWhole(fromMs: number, toMs: number, actual: number, known: { uid: string }[]): Promise<boolean> {
 		const shown = new Set<string>();
 		const read = await this.reader.readRange({ fromMs, toMs }, () => 0, shown, actual);
-		this.absorb(lateBeforeMs);
+		this.absorb(Infinity);
 		if (!read.complete) return false;
 		for (const { uid } of known) if (!shown.has(uid)) this.markGone(uid);
 		return true;
@@ -140,22 +183,31 @@ function limitsOf(settings: CycleSettings, startMs: number, now: () => number, m
 	return { rowsPerRequest: settings.rowsPerRequest, maxRows, deadlineMs: startMs + settings.budgetMs * POLL_BUDGET_SHARE, now };
 }
 
-function finish(
-	poll: Poll,
-	settings: CycleSettings,
-	state: Omit<TriggerState, 'seen' | 'gone'>,
-	extra: { firstPoll: boolean; checked: boolean; learnedFromMs?: number },
-): CycleOutcome {
-	let { checkFromMs, gap } = state;
-	const floorMs = Math.min(checkFromMs, gap?.fromMs ?? Infinity);
+type Kept = Omit<TriggerState, 'seen' | 'gone'>;
+
+function finish(poll: Poll, settings: CycleSettings, state: Kept, extra: { firstPoll: boolean; swept: boolean; learnedFromMs?: number }): CycleOutcome {
+	let { settledMs, gap, pass } = state;
+	const floorMs = Math.min(settledMs, gap?.fromMs ?? Infinity);
 	const pruned = pruneSeen(poll.seen, poll.gone, floorMs, settings.maxSeenUids ?? MAX_SEEN_UIDS);
-	checkFromMs = Math.max(checkFromMs, pruned.sinceMs);
+	// Only the hard cap moves the floor up: what it forgot must never be asked again.
+	settledMs = Math.max(settledMs, pruned.sinceMs);
 	if (gap && gap.fromMs < pruned.sinceMs) {
 		gap = gap.toMs >= pruned.sinceMs ? { fromMs: pruned.sinceMs, toMs: gap.toMs } : undefined;
 	}
+	// Nothing below the floor may be asked again: what the cap forgot there would be sent twice.
+	if (pass) pass = { ...pass, fromMs: Math.max(pass.fromMs, settledMs), cursorMs: Math.max(pass.cursorMs, settledMs) };
 	return {
 		emit: poll.fresh.sort(compareNewestFirst).map((read) => read.job),
-		state: { headMs: state.headMs, checkFromMs, lastCheckMs: state.lastCheckMs, seen: pruned.seen, gone: pruned.gone, ...(gap ? { gap } : {}) },
+		state: {
+			headMs: state.headMs,
+			settledMs,
+			lastPollMs: state.lastPollMs,
+			pace: state.pace,
+			seen: pruned.seen,
+			gone: pruned.gone,
+			...(pass ? { pass } : {}),
+			...(gap ? { gap } : {}),
+		},
 		reader: poll.reader,
 		late: poll.late,
 		gone: poll.goneFound,
@@ -179,27 +231,105 @@ async function firstCycle(settings: CycleSettings, fetchPage: FetchPage, now: ()
 	poll.absorb();
 	const headMs = Math.max(windowFromMs - 1, poll.newestRead());
 	const unreadToMs = read.complete ? undefined : read.unread?.toMs;
-	if (unreadToMs === undefined) {
-		return finish(poll, settings, { headMs, checkFromMs: windowFromMs, lastCheckMs: startMs }, { firstPoll: true, checked: true });
+	const base = { headMs, settledMs: windowFromMs, lastPollMs: startMs, pace: freshPace(startMs) };
+	if (unreadToMs === undefined) return finish(poll, settings, base, { firstPoll: true, swept: true });
+	if (emitting) return finish(poll, settings, { ...base, gap: { fromMs: windowFromMs, toMs: unreadToMs } }, { firstPoll: true, swept: true });
+	return finish(poll, settings, { ...base, settledMs: unreadToMs + 1 }, { firstPoll: true, swept: true, learnedFromMs: unreadToMs + 1 });
+}
+
+/**
+ * How many open stretches this poll sweeps: all that are left when the next poll (as far apart as
+ * this one from the last) would come after the pass's deadline; otherwise a share in proportion,
+ * so a pass spreads evenly over the polls of its period instead of landing on one.
+ */
+function sweepQuota(pass: SweepPass, left: number, startMs: number, sinceLastPollMs: number, sweepEveryMs: number): number {
+	const deadlineMs = pass.startedMs + sweepEveryMs;
+	if (startMs + sinceLastPollMs >= deadlineMs) return left;
+	return Math.ceil((left * Math.max(1, sinceLastPollMs)) / (deadlineMs - startMs));
+}
+
+/** Neighbouring stretches joined `size` at a time, from the first's start to the last's end. */
+function inGroups(stretches: Required<TimeRange>[], size: number): Required<TimeRange>[] {
+	const out: Required<TimeRange>[] = [];
+	for (let i = 0; i < stretches.length; i += size) {
+		out.push({ fromMs: stretches[i].fromMs, toMs: stretches[Math.min(stretches.length, i + size) - 1].toMs });
 	}
-	if (emitting) {
-		const gap = { fromMs: windowFromMs, toMs: unreadToMs };
-		return finish(poll, settings, { headMs, checkFromMs: windowFromMs, lastCheckMs: startMs, gap }, { firstPoll: true, checked: true });
+	return out;
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Counts a stretch of time once (one row) and, if the index holds more there than was read, asks
+ * its newest open stretches until the difference is found (free where nothing new is: late jobs
+ * are mostly recent). A difference left after a few of them is settled by halving with counts: a job sharing the millisecond of
+ * one already read (no open stretch holds it), or a job gone from the index, which is marked so
+ * that later counts are not thrown off by it. Returns false when the budget ran out first.
+ */
+async function findMissing(poll: Poll, range: Required<TimeRange>): Promise<boolean> {
+	if (range.toMs < range.fromMs) return true;
+	let count = await poll.reader.count(range);
+	poll.absorb(Infinity);
+	if (!count) return false;
+	let missing = count.total - poll.activeIn(range.fromMs, range.toMs).length;
+	let asked = 0;
+	for (const stretch of poll.openStretches(range.fromMs, range.toMs).reverse()) {
+		if (missing <= 0 || asked >= STRETCHES_BEFORE_HALVING) break;
+		if (poll.reader.spent()) return false;
+		const read = await poll.reader.readRange(stretch, poll.activeAt);
+		missing -= poll.absorb(Infinity);
+		asked++;
+		if (!read.complete) return false;
 	}
-	return finish(
-		poll,
-		settings,
-		{ headMs, checkFromMs: unreadToMs + 1, lastCheckMs: startMs },
-		{ firstPoll: true, checked: true, learnedFromMs: unreadToMs + 1 },
-	);
+	if (missing === 0) return true;
+	poll.reader.allowAtLeast(CHECK_MIN_ROWS);
+	// Jobs may have shown up in stretches asked before the count: count again before halving.
+	if (asked > 0) {
+		count = await poll.reader.count(range);
+		poll.absorb(Infinity);
+		if (!count) return false;
+	}
+	return await poll.settle(range.fromMs, range.toMs, count.total);
+}
+
+/**
+ * When jobs show up late often (an index that shows them out of order), waiting for the sweep
+ * would send most of them a poll or more after they could have gone: as soon as the sweeps' pace
+ * says a late job is likely waiting, the recent stretch is checked (one row). Where late jobs are
+ * rare this hardly ever runs, so it costs nothing there.
+ */
+async function quickCheck(poll: Poll, pace: SweepPace, startMs: number, range: Required<TimeRange>): Promise<SweepPace> {
+	if (!lateLikely(pace, startMs) || range.toMs < range.fromMs || poll.reader.spent()) return pace;
+	await findMissing(poll, range);
+	return { ...pace, lastCheckMs: startMs };
+}
+
+function lateLikely(pace: SweepPace, startMs: number): boolean {
+	return (pace.latePerHour * (startMs - pace.lastCheckMs)) / HOUR_MS >= QUICK_CHECK_AT_EXPECTED_LATE;
+}
+
+/**
+ * Whether a sweep ends with a count of what it covered (one row): when this index has shown jobs
+ * sharing a millisecond (ties the open stretches cannot hold) or shows jobs late often, and at
+ * least once an hour in any case, so even a rare tie is found within about an hour.
+ */
+function countDue(poll: Poll, pace: SweepPace, startMs: number, range: Required<TimeRange>): boolean {
+	return lateLikely(pace, startMs) || startMs - pace.lastCheckMs >= COUNT_AT_LEAST_EVERY_MS || poll.hasTies(range.fromMs, range.toMs);
+}
+
+/** How often late jobs turned up since the last pass ended, blended with what was known before. */
+function paceAfterPass(pace: SweepPace, lateSince: number, nowMs: number): SweepPace {
+	const hours = Math.max(nowMs - pace.sinceMs, 60_000) / HOUR_MS;
+	return { ...pace, latePerHour: (pace.latePerHour + lateSince / hours) / 2, late: 0, sinceMs: nowMs };
 }
 
 /**
  * One poll, from the state before it to the state after it (DESIGN.md beside this file explains
- * the reads and the invariant). In order: an unfinished older stretch (gap) first, so a poll never
- * leaves two holes; then, when due, the late-job check's count, which also returns the newest
- * job; then the head, everything created after the newest job read so far; then, if the count
- * and the known jobs disagree, the search for the late or gone ones. Nothing here touches n8n.
+ * the reads and the invariant). In order: an unfinished older stretch of the head (gap) first, so
+ * a poll never leaves two holes; then the head, everything created after the newest job read so
+ * far; then its share of the sweep, which asks each stretch between jobs already read whether a
+ * job has appeared there since (free when none has); and when a sweep ends, the stretch that can
+ * no longer change is counted once and settled. Nothing here touches n8n.
  */
 export async function runCycle(
 	previous: TriggerState | undefined,
@@ -212,51 +342,76 @@ export async function runCycle(
 
 	const reader = new Reader(fetchPage, limitsOf(settings, startMs, now, settings.maxJobsPerPoll));
 	const poll = new Poll(reader, previous, true);
-	let { headMs, checkFromMs, lastCheckMs, gap } = previous;
-	// A due check gets its rows before anything else can spend them: under a small Max Jobs per
-	// Poll a gap or a busy head would otherwise starve it poll after poll, and a check window that
-	// never moves on is where a removal can hide a late job from the count (soak seed 140675691).
-	const checkDueNow = startMs - lastCheckMs >= (settings.checkEveryMs ?? CHECK_EVERY_MS);
-	if (checkDueNow) reader.allowAtLeast(CHECK_MIN_ROWS);
+	let { headMs, settledMs, gap, pass, pace } = previous;
+	// Late jobs found in this poll not yet added to `pace`: added once, whichever way the poll ends.
+	let lateCounted = 0;
+	const kept = (): Kept => ({ headMs, settledMs, lastPollMs: startMs, pass, gap, pace: { ...pace, late: pace.late + poll.late - lateCounted } });
+	const stop = () => finish(poll, settings, kept(), { firstPoll: false, swept: false });
 
 	if (gap) {
 		const read = await reader.readRange(gap, poll.activeAt);
 		poll.absorb();
 		if (read.complete) gap = undefined;
 		else if (read.unread?.toMs !== undefined) gap = { fromMs: gap.fromMs, toMs: read.unread.toMs };
-		if (gap) return finish(poll, settings, { headMs, checkFromMs, lastCheckMs, gap }, { firstPoll: false, checked: false });
+		if (gap) return stop();
 	}
 
-	const checkDue = checkDueNow && !reader.spent();
 	const headBeforeMs = headMs;
-	const count = checkDue ? await reader.count({ fromMs: checkFromMs }) : undefined;
-	poll.absorb(headBeforeMs);
+	const head = await reader.readRange({ fromMs: headMs + 1 }, poll.activeAt);
+	poll.absorb();
+	if (!head.complete && head.unread?.toMs !== undefined) gap = { fromMs: headMs + 1, toMs: head.unread.toMs };
+	if (head.complete || gap) headMs = Math.max(headMs, poll.newestRead());
+	if (gap) return stop();
 
-	// With a count in hand the head ends at the newest job's millisecond, inclusive: the count read
-	// that job (the Reader knows it and asks for a row beyond it), but jobs sharing its millisecond
-	// with a lower uid come after it and are still unread.
-	const newestMs = count?.newest?.createdMs;
-	const headSkipped = count !== undefined && (newestMs === undefined || newestMs <= headMs);
-	let headDone = headSkipped;
-	if (!headSkipped) {
-		const read = await reader.readRange({ fromMs: headMs + 1, toMs: newestMs }, poll.activeAt);
-		poll.absorb();
-		if (read.complete) headDone = true;
-		else if (read.unread?.toMs !== undefined) {
-			gap = { fromMs: headMs + 1, toMs: read.unread.toMs };
-			headDone = true;
-		}
-	}
-	if (headDone) headMs = Math.max(headMs, poll.newestRead());
+	pace = await quickCheck(poll, pace, startMs, { fromMs: Math.max(settledMs, startMs - settings.lateWindowMs / 2), toMs: headBeforeMs });
 
-	let checked = false;
-	if (count && headDone && !gap) {
+	// A pass sweeps up to what the head had read before this poll: the head read of this poll is
+	// exact as of now, and each poll moves the pass's end up, so no stretch waits for the next pass.
+	pass = pass
+		? { ...pass, toMs: Math.max(pass.toMs, headBeforeMs) }
+		: { startedMs: startMs, fromMs: settledMs, cursorMs: settledMs, toMs: headBeforeMs };
+	// A pass past its deadline (a rate limit or a small budget held it back) would leave late jobs
+	// waiting: once a period, one count of what it covers finds them for a few rows while it
+	// catches up. Once a period only, so the requests left go to the sweep itself.
+	// It also gets CHECK_MIN_ROWS beyond Max Jobs per Poll, or a small budget spent on the head
+	// would hold it back poll after poll and nothing late would ever be found.
+	const sweepEveryMs = settings.sweepEveryMs ?? SWEEP_EVERY_MS;
+	if (startMs > pass.startedMs + sweepEveryMs) {
 		reader.allowAtLeast(CHECK_MIN_ROWS);
-		checked = await poll.settle(checkFromMs, Math.max(headMs, checkFromMs), count.total, headBeforeMs);
-		if (checked) {
-			checkFromMs = Math.max(checkFromMs, startMs - settings.lateWindowMs);
-			lastCheckMs = startMs;
+		if (startMs - pace.lastCheckMs >= sweepEveryMs) {
+			pace = { ...pace, lastCheckMs: startMs };
+			if (!(await findMissing(poll, { fromMs: pass.fromMs, toMs: pass.toMs }))) return stop();
 		}
 	}
-	return finish(poll, settings, { headMs, checkFromMs, lastCheckMs, gap }, { firstPoll: false, checked });
+	// Up to MAX_SWEEP_REQUESTS stretches a pass asks each on its own. A busier Late Window (broad
+	// filters) is asked in groups of neighbouring stretches, each counted once (a row) and searched
+	// only when its count differs: the requests stay within what a rate limit allows.
+	const groupSize = Math.max(1, Math.ceil(poll.openStretches(pass.fromMs, pass.toMs).length / MAX_SWEEP_REQUESTS));
+	const groups = inGroups(poll.openStretches(pass.cursorMs, pass.toMs), groupSize);
+	let quota = sweepQuota(pass, groups.length, startMs, startMs - previous.lastPollMs, sweepEveryMs);
+	for (const group of groups) {
+		if (quota-- <= 0 || reader.spent()) return stop();
+		if (groupSize === 1) {
+			const read = await reader.readRange(group, poll.activeAt);
+			poll.absorb(headBeforeMs);
+			if (!read.complete) return stop();
+		} else if (!(await findMissing(poll, group))) return stop();
+		pass = { ...pass, cursorMs: group.toMs + 1 };
+	}
+
+	// Every open stretch was asked at or after the pass started. One count of what the pass covered
+	// finds a job sharing the millisecond of one already read, which no open stretch holds (and a
+	// job that showed up after its stretch was asked), when such jobs are likely. Then whatever was
+	// created a Late Window before the pass started is in hand for good.
+	const covered = { fromMs: pass.fromMs, toMs: pass.toMs };
+	if (countDue(poll, pace, startMs, covered)) {
+		reader.allowAtLeast(CHECK_MIN_ROWS);
+		if (!(await findMissing(poll, covered))) return stop();
+		pace = { ...pace, lastCheckMs: startMs };
+	}
+	settledMs = Math.max(settledMs, pass.startedMs - settings.lateWindowMs);
+	pace = paceAfterPass(pace, pace.late + poll.late, startMs);
+	lateCounted = poll.late;
+	pass = undefined;
+	return finish(poll, settings, kept(), { firstPoll: false, swept: true });
 }

@@ -10,12 +10,12 @@ import {
 import { includeUsageOption, simplifyProperty } from '../JobSearch/output';
 import { PRICE_MICROCENTS, formatUsd } from '../JobSearch/pricing';
 import {
-	CHECK_EVERY_MS,
 	CHECK_MIN_ROWS,
 	DEFAULT_MAX_JOBS_PER_POLL,
 	DEFAULT_LATE_WINDOW_MINUTES,
 	DEFAULT_ROWS_PER_REQUEST,
 	MAX_LATE_WINDOW_MINUTES,
+	SWEEP_EVERY_MS,
 } from './tunables';
 
 const MINUTE_MS = 60_000;
@@ -32,7 +32,7 @@ export const TRIGGER_OWNED_KEYS = ['limit', 'searchPeriod', 'fromDate', 'toDate'
 
 export const properties: INodeProperties[] = [
 	{
-		displayName: `Cost: about one row (${formatUsd(PRICE_MICROCENTS.search_jobs)}) per new job, at any Poll Times. A poll with nothing new costs nothing, so Every Minute costs about what Every Hour does; at most every ${minutes(CHECK_EVERY_MS / MINUTE_MS)} one or two more rows check for jobs the index shows late. Activation reads the last ${minutes(DEFAULT_LATE_WINDOW_MINUTES)} once (Late Window) and sends nothing. Each job is sent once.`,
+		displayName: `Cost: about one row (${formatUsd(PRICE_MICROCENTS.search_jobs)}) per new job, at any Poll Times: asking for jobs where none are new costs nothing, so Every Minute costs about what Every Hour does. Each job is sent once; one the index shows late, within about ${minutes(SWEEP_EVERY_MS / MINUTE_MS)}. Activation reads, and pays for once, the matching jobs of the last ${minutes(DEFAULT_LATE_WINDOW_MINUTES)} (Late Window), and sends none of them.`,
 		name: 'creditNotice',
 		type: 'notice',
 		default: '',
@@ -65,7 +65,7 @@ export const properties: INodeProperties[] = [
 				default: DEFAULT_LATE_WINDOW_MINUTES,
 				typeOptions: { minValue: 1, maxValue: MAX_LATE_WINDOW_MINUTES, numberPrecision: 0 },
 				description:
-					'How long after its posting time a job may still show up in the index for the first time (it refreshes every 5 to 15 minutes, stragglers later). Checking this window costs one row per check whatever its size; activation reads it once.',
+					'How long after its posting time a job may still show up in the index for the first time (it refreshes every 5 to 15 minutes, stragglers later). Asking this window again for late jobs costs requests, not rows; activation reads it once.',
 			},
 			{
 				displayName: 'Max Jobs per Poll',
@@ -74,7 +74,7 @@ export const properties: INodeProperties[] = [
 				default: DEFAULT_MAX_JOBS_PER_POLL,
 				typeOptions: { minValue: 1, numberPrecision: 0 },
 				description:
-					`The most rows one poll reads, and so pays for. What is left is read by the next polls, oldest part first: nothing is skipped. (The silent read of the Late Window on activation is not bound by it, and a poll that checks for late jobs may read ${CHECK_MIN_ROWS} rows more.)`,
+					`The most rows one poll reads, and so pays for. What is left is read by the next polls, oldest part first: nothing is skipped. (The silent read of the Late Window on activation is not bound by it, and a late-job sweep that fell behind may read ${CHECK_MIN_ROWS} rows more.)`,
 			},
 			outputOption,
 			{

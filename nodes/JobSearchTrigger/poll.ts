@@ -9,6 +9,7 @@ import { asTriggerOutput } from './digest';
 import { noMatchingJob } from './noMatch';
 import type { FetchPage } from '../JobSearch/paging/reader';
 import { readSettings, type TriggerSettings } from './settings';
+import { GUARD_KEY, releaseGuard, takeGuard } from './guard';
 import { readState, writeState } from './state';
 import { MANUAL_SAMPLE_SIZE, POLL_BUDGET_SHARE } from './tunables';
 
@@ -45,7 +46,8 @@ function report(this: IPollFunctions, outcome: CycleOutcome): void {
 		`spent ${formatUsd(reader.consumedMicrocents)} (${reader.consumedMicrocents} microcents)`,
 	];
 	if (reader.remainingMicrocents !== undefined) parts.push(`${formatUsd(reader.remainingMicrocents)} left`);
-	if (outcome.checked && !outcome.firstPoll) parts.push(`late-job check done (${outcome.late} late, ${outcome.gone} gone from the index)`);
+	if (outcome.late > 0) parts.push(`${outcome.late} of them shown late by the index`);
+	if (outcome.swept && !outcome.firstPoll) parts.push('late-job sweep done');
 	if (outcome.firstPoll) parts.push(outcome.emit.length ? 'first poll' : 'first poll: learned the Late Window, nothing sent');
 	if (outcome.state.gap && !reader.interruptedBy) {
 		parts.push(
@@ -72,35 +74,51 @@ function report(this: IPollFunctions, outcome: CycleOutcome): void {
 }
 
 /**
- * One poll. The state is written only once the poll's reading is over: a poll whose first
- * request fails (rate limit, outage, no credit, bad key) throws and leaves the watermark and
- * seen set as they were, so the next good poll delivers what this one missed. A request that
- * fails after others succeeded ends the poll like a spent budget: the paid-for jobs go out and
- * the unread rest is kept for the next polls, so nothing is paid for twice.
+ * One poll. It takes the poll guard first: a poll that finds another still running (n8n does not
+ * wait for one before starting the next) sends nothing and changes nothing. Every request and
+ * every retry wait ends within the poll's time. The state is written only once the poll's reading
+ * is over: a poll whose first request fails (rate limit, outage, no credit, bad key) throws and
+ * leaves the state as it was, so the next good poll delivers what this one missed. A request that
+ * fails after others succeeded ends the poll like a spent budget: the paid-for jobs go out and the
+ * unread rest is kept for the next polls, so nothing is paid for twice.
  */
 export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = readSettings.call(this);
 	if (this.getMode() === 'manual') return await sample.call(this, settings);
 
-	const maxRetryWaitMs = Math.min(DEFAULT_MAX_RETRY_WAIT_MS, settings.cycle.budgetMs * POLL_BUDGET_SHARE);
-	const fetchPage: FetchPage = async ({ fromMs, toMs, limit }) => {
-		const body: IDataObject = { ...settings.filters, fromDate: new Date(fromMs).toISOString(), limit };
-		if (toMs !== undefined) body.toDate = new Date(toMs).toISOString();
-		// The transport refuses a search answer without data.jobs and an integer data.total.
-		const { data, usage } = (await callTool.call(this, 'search_jobs', body, { maxRetryWaitMs })) as ToolResult<SearchJobsData>;
-		const { jobs, total } = data;
-		return { jobs, total, ...usage };
-	};
-
 	const staticData = this.getWorkflowStaticData('node');
-	const outcome = await runCycle(readState(staticData), settings.cycle, fetchPage, () => Date.now());
-	writeState(staticData, outcome.state);
-	report.call(this, outcome);
+	const startMs = Date.now();
+	const { budgetMs } = settings.cycle;
+	const guard = takeGuard(staticData, startMs, budgetMs);
+	if (!('id' in guard)) {
+		this.logger.info(
+			`${prefix.call(this)} the poll that started at ${new Date(guard.heldSinceMs).toISOString()} is still running; this one sends nothing and the next one carries on`,
+		);
+		return null;
+	}
+	try {
+		const deadlineMs = startMs + budgetMs;
+		const maxRetryWaitMs = Math.min(DEFAULT_MAX_RETRY_WAIT_MS, budgetMs * POLL_BUDGET_SHARE);
+		const fetchPage: FetchPage = async ({ fromMs, toMs, limit }) => {
+			const body: IDataObject = { ...settings.filters, fromDate: new Date(fromMs).toISOString(), limit };
+			if (toMs !== undefined) body.toDate = new Date(toMs).toISOString();
+			// The transport refuses a search answer without data.jobs and an integer data.total.
+			const { data, usage } = (await callTool.call(this, 'search_jobs', body, { maxRetryWaitMs, deadlineMs })) as ToolResult<SearchJobsData>;
+			const { jobs, total } = data;
+			return { jobs, total, ...usage };
+		};
 
-	if (outcome.emit.length === 0) return null;
-	const usage = {
-		consumedMicrocents: outcome.reader.consumedMicrocents,
-		remainingMicrocents: outcome.reader.remainingMicrocents ?? 0,
-	};
-	return [asTriggerOutput.call(this, outcome.emit, toItems(outcome.emit, settings, usage))];
+		const outcome = await runCycle(readState(staticData), settings.cycle, fetchPage, () => Date.now());
+		writeState(staticData, outcome.state, [GUARD_KEY]);
+		report.call(this, outcome);
+
+		if (outcome.emit.length === 0) return null;
+		const usage = {
+			consumedMicrocents: outcome.reader.consumedMicrocents,
+			remainingMicrocents: outcome.reader.remainingMicrocents ?? 0,
+		};
+		return [asTriggerOutput.call(this, outcome.emit, toItems(outcome.emit, settings, usage))];
+	} finally {
+		releaseGuard(staticData, guard);
+	}
 }

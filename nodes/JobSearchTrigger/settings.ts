@@ -5,12 +5,8 @@ import { numberOption } from '../JobSearch/numberOption';
 import { operationError } from '../JobSearch/transport';
 import type { CycleSettings } from './cycle';
 import { TRIGGER_OWNED_KEYS } from './description';
-import {
-	DEFAULT_MAX_JOBS_PER_POLL,
-	DEFAULT_LATE_WINDOW_MINUTES,
-	DEFAULT_ROWS_PER_REQUEST,
-	FALLBACK_POLL_BUDGET_MS,
-} from './tunables';
+import { pollBudgetMs } from './budget';
+import { DEFAULT_MAX_JOBS_PER_POLL, DEFAULT_LATE_WINDOW_MINUTES, DEFAULT_ROWS_PER_REQUEST } from './tunables';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -26,13 +22,6 @@ export interface TriggerSettings {
 function positive(value: unknown, fallback: number): number {
 	const n = numberOption(value, fallback);
 	return n > 0 ? n : fallback;
-}
-
-/** getPollBudgetMs exists only in newer n8n (not on the 2.8 line): use it where it is. */
-export function pollBudgetMs(context: IPollFunctions): number {
-	const host = context as unknown as { getPollBudgetMs?: () => unknown };
-	if (typeof host.getPollBudgetMs !== 'function') return FALLBACK_POLL_BUDGET_MS;
-	return positive(host.getPollBudgetMs(), FALLBACK_POLL_BUDGET_MS);
 }
 
 /** The search filters, checked before any credit is spent. */

@@ -20,17 +20,45 @@ export const DEFAULT_MAX_JOBS_PER_POLL = 1_000;
 export const DEFAULT_ROWS_PER_REQUEST = 500;
 
 /**
- * How often the late-job check runs, at most (one count: one billed row when nothing is new).
- * Late jobs are a few percent and come with an index refresh (every 5 to 15 minutes), so checking
- * every quarter hour keeps "Every Minute" as cheap as hourly polling and delays only those few.
+ * How often every stretch of the Late Window between jobs already read is asked again. A job the
+ * index shows late is sent at most this long after the first poll that could have seen it (the
+ * issue's promise is 16 minutes); asking a stretch where nothing appeared costs a request, no row.
  */
-export const CHECK_EVERY_MS = 15 * 60_000;
+export const SWEEP_EVERY_MS = 14 * 60_000;
 
 /**
- * Rows a late-job check may always spend to finish, whatever Max Jobs per Poll says: one count, a
- * dozen halvings of a window of thousands, a small read. A due check gets them at the start of the
- * poll. Without it a tiny budget would pay for the same count on every poll and never finish, or
- * spend every row on a gap and never start one.
+ * A quick check (one count of the recent stretch, one row) runs once the sweeps' pace says this
+ * many late jobs are likely to be waiting: on an index that shows jobs out of order that is every
+ * few minutes, and it sends most of them on the first poll that can; where late jobs are rare it
+ * almost never runs, so it costs nothing there.
+ */
+export const QUICK_CHECK_AT_EXPECTED_LATE = 1;
+
+/**
+ * The most stretches a sweep asks one by one: the jobs a Late Window and a sweep period hold at
+ * about 45 matching postings an hour. Over 14 minutes that is at most about 4 requests a minute,
+ * inside the Free plan's 10. A busier window is asked in groups, each counted once (a row).
+ */
+export const MAX_SWEEP_REQUESTS = 60;
+
+/**
+ * When a count finds more jobs than were read, this many of the newest open stretches are asked
+ * first (free, and late jobs are mostly recent); a difference left after them is found by halving
+ * with counts, a few rows, rather than by one request per stretch.
+ */
+export const STRETCHES_BEFORE_HALVING = 6;
+
+/**
+ * A sweep ends with a count (one row) at least this often, even on an index that shows no late
+ * jobs and no two jobs in one millisecond: a rare tie is then found within about an hour, and an
+ * alert with nothing new costs a row an hour.
+ */
+export const COUNT_AT_LEAST_EVERY_MS = 60 * 60_000;
+
+/**
+ * Rows the count that ends a sweep may always spend, whatever Max Jobs per Poll says: one count,
+ * a dozen halvings of a window of thousands, a small read. Without it a tiny budget could pay for
+ * the same count on every poll and never settle anything.
  */
 export const CHECK_MIN_ROWS = 20;
 
@@ -43,8 +71,23 @@ export const LEAF_ROWS = 3;
  */
 export const LEARN_MAX_ROWS = 10_000;
 
-/** n8n 2.8 has no getPollBudgetMs: a minute is well inside its poll interval floor. */
-export const FALLBACK_POLL_BUDGET_MS = 60_000;
+/**
+ * n8n 2.8 has no getPollBudgetMs, so a poll's time is a share of the shortest interval between two
+ * polls (Poll Times): the next poll then finds this one done. At Every Minute that is 48 s.
+ */
+export const POLL_BUDGET_OF_INTERVAL = 0.8;
+
+/** Even a poll every minute gets this long: one request and one short retry fit in it. */
+export const MIN_POLL_BUDGET_MS = 30_000;
+
+/** However far apart polls are, one may not run longer: a 429 storm then ends the poll, not the day. */
+export const MAX_POLL_BUDGET_MS = 15 * 60_000;
+
+/**
+ * A poll's guard outlives the poll's budget by this much before another poll may take it over:
+ * the poll's last request and the hand-over of its items still fit.
+ */
+export const GUARD_GRACE_MS = 60_000;
 
 /** Start no new request after this share of the budget, so the last one and the commit fit in it. */
 export const POLL_BUDGET_SHARE = 0.8;

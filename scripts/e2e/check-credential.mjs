@@ -4,8 +4,14 @@
 // the axios response, so this checks the real thing, not the harness's copy of the tester.
 // Env: N8N_URL, OWNER_EMAIL, OWNER_PASSWORD, SERVER_URL, API_KEY (the credential's good key).
 import { createServer } from 'http';
+import { createRequire } from 'module';
 
 import { login } from './n8n-api.mjs';
+
+// The texts a user must see are the credential's own (one source): read them from the build.
+const { JobSearchApi } = createRequire(import.meta.url)('../../dist/credentials/JobSearchApi.credentials.js');
+const rules = new JobSearchApi().test.rules;
+const ruleMessage = (errorCode) => rules.find((rule) => rule.properties.value === errorCode).properties.message;
 
 const { N8N_URL, OWNER_EMAIL, OWNER_PASSWORD, SERVER_URL, API_KEY } = process.env;
 const CREDENTIAL = { id: 'jobSearchLocal', name: 'Job Search API (reference server)', type: 'jobSearchApi' };
@@ -28,24 +34,17 @@ const cases = [
 	[
 		'a wrong key',
 		{ apiKey: 'gm_dGhpc2lzYW5leGFtcGxla2V5', baseUrl: SERVER_URL },
-		{ status: 'Error', message: 'The API key is missing, wrong or revoked. Paste a current key (it starts with gm_) from the dashboard.' },
+		{ status: 'Error', message: ruleMessage('invalid_key') },
 	],
 	[
 		'a Base URL with /v1',
 		{ apiKey: API_KEY, baseUrl: `${SERVER_URL}/v1` },
-		{
-			status: 'Error',
-			message: 'The Base URL reaches the service, but not its tools: remove any path after the host (https://api.getmany.com.ua, without /v1).',
-		},
+		{ status: 'Error', message: ruleMessage('not_found') },
 	],
 	[
 		'a Base URL that serves a web page',
 		{ apiKey: API_KEY, baseUrl: website.url },
-		{
-			status: 'Error',
-			message:
-				'The Base URL does not answer as the Job Search service. Check it: it is https://api.getmany.com.ua unless you run your own server, with https and no path.',
-		},
+		{ status: 'Error', message: ruleMessage(undefined) },
 	],
 ];
 let failed = 0;

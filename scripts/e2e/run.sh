@@ -90,7 +90,7 @@ N8N_URL="$n8n_url" OWNER_EMAIL="$owner_email" OWNER_PASSWORD="$owner_password" S
 rm -rf "$shots"
 mkdir -p "$shots"
 step "in parallel: the trigger and webhook in queue mode, and the editor in Chromium"
-N8N_URL="$n8n_url" SERVER_URL="$server_url" CHECKER_KEY="$checker_key" N8N_DIR="$N8N_DIR" \
+N8N_URL="$n8n_url" SERVER_URL="$server_url" CHECKER_KEY="$checker_key" TRIGGER_KEY="$n8n_key" N8N_DIR="$N8N_DIR" \
 	MAIN_LOG="$work/main.log" WORKER_LOG="$work/worker.log" TRIGGER_WORKFLOW=jobSearchE2E02 WEBHOOK_WORKFLOW=jobSearchE2E03 \
 	OWNER_EMAIL="$owner_email" OWNER_PASSWORD="$owner_password" \
 	node "$e2e_dir/check-queue.mjs" 2>&1 | sed -u 's/^/  queue | /' &

@@ -29,7 +29,7 @@ export interface LogLine {
 export interface Poller {
 	workflow: Workflow;
 	node: INode;
-	/** Runs poll() once in a fresh PollContext, as n8n does on each Poll Time ("trigger") or on "Fetch Test Event" ("manual"). */
+	/** Runs poll() once, as n8n does on each Poll Time ("trigger", one context for them all) or on "Fetch Test Event" ("manual"). */
 	poll(mode?: 'trigger' | 'manual'): Promise<PollOutcome>;
 	/** The node's static data, where n8n keeps it between polls. */
 	staticData(): IDataObject;
@@ -55,18 +55,26 @@ export function createPoller(options: PollerOptions): Poller {
 		(['error', 'warn', 'info', 'debug'] as const).map((level) => [level, (message: string) => logs.push({ level, message })]),
 	) as unknown as Logger;
 
+	let triggerContext: PollContext | undefined;
+	const newContext = (mode: 'trigger' | 'manual') => {
+		const context = new PollContext(workflow, node, additionalData, mode, 'activate');
+		// The context's logger is n8n's global one; each poller keeps its own lines instead.
+		Object.defineProperty(context, 'logger', { value: logger });
+		if (options.pollBudgetMs !== undefined) {
+			Object.assign(context, { getPollBudgetMs: () => options.pollBudgetMs });
+		}
+		return context;
+	};
+
 	return {
 		workflow,
 		node,
 		logs,
 		staticData: () => workflow.getStaticData('node', node),
 		async poll(mode = 'trigger') {
-			const context = new PollContext(workflow, node, additionalData, mode, 'activate');
-			// The context's logger is n8n's global one; each poller keeps its own lines instead.
-			Object.defineProperty(context, 'logger', { value: logger });
-			if (options.pollBudgetMs !== undefined) {
-				Object.assign(context, { getPollBudgetMs: () => options.pollBudgetMs });
-			}
+			// n8n 2.8 builds one PollContext per active workflow and calls poll() on it at every tick,
+			// without waiting for the poll before: reuse it, so overlapping polls share it as there.
+			const context = mode === 'trigger' ? (triggerContext ??= newContext('trigger')) : newContext(mode);
 			try {
 				const result = await nodeType.poll!.call(context);
 				return { items: result?.[0] ?? [], empty: result === null };

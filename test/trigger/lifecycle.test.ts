@@ -6,6 +6,7 @@ import { PRICE_MICROCENTS } from '../../nodes/JobSearch/pricing';
 import { JOB_SEARCH_TRIGGER_TYPE, loadNodeTypes } from '../harness';
 import { createPoller } from '../harness/poll';
 import { DAY_START, FAKE_DATE_ONLY, HOUR, MINUTE, VERIFIED_CLIENTS, startHarnessed, type Harnessed, type TimeControl } from './scriptedDay';
+import { startSlowProxy } from './slowProxy';
 
 // Activation, "Fetch Test Event", bounded polls and clear failures, each in real n8n-core's
 // PollContext against the reference server in live mode.
@@ -30,7 +31,7 @@ describe('on activation and in the editor', () => {
 		const first = await h.poller.poll();
 		expect(first.error).toBeUndefined();
 		expect(first.empty).toBe(true);
-		expect(h.poller.staticData()).toMatchObject({ head: new Date(DAY_START - MINUTE).toISOString(), lastCheck: new Date(DAY_START).toISOString() });
+		expect(h.poller.staticData()).toMatchObject({ head: new Date(DAY_START - MINUTE).toISOString(), lastPoll: new Date(DAY_START).toISOString() });
 		time.set(DAY_START + 30 * MINUTE);
 		const second = await h.poller.poll();
 		const appeared = h.server.admin.visibleJobs().filter((j) => !atActivation.has(j.uid));
@@ -121,18 +122,23 @@ describe('within one poll', () => {
 
 	it('uses the poll budget of newer n8n when the context offers one', async () => {
 		h = await startHarnessed(time, DAY_START, {}, { jobs: 0 });
-		const withBudget = createPoller({
-			credentials: { apiKey: h.key, baseUrl: h.server.url },
-			parameters: { options: { rowsPerRequest: 10 } },
-			// A budget already spent: every poll stops after its first request.
-			pollBudgetMs: Number.MIN_VALUE,
-		});
-		await withBudget.poll();
-		h.server.admin.addJobs(Array.from({ length: 30 }, (_, i) => ({ createdAt: new Date(DAY_START + i * 1000).toISOString() })));
-		time.set(DAY_START + MINUTE);
-		const outcome = await withBudget.poll();
-		expect(outcome.items).toHaveLength(10);
-		expect(withBudget.staticData()).toHaveProperty('gap');
+		// A slow host: each answer comes 5 s after its request, past 80% of a 5-second poll.
+		const proxy = await startSlowProxy(h.server.url, 5_000, time);
+		try {
+			const withBudget = createPoller({
+				credentials: { apiKey: h.key, baseUrl: proxy.url },
+				parameters: { options: { rowsPerRequest: 10 } },
+				pollBudgetMs: 5_000,
+			});
+			await withBudget.poll();
+			h.server.admin.addJobs(Array.from({ length: 30 }, (_, i) => ({ createdAt: new Date(DAY_START + i * 1000).toISOString() })));
+			time.set(DAY_START + MINUTE);
+			const outcome = await withBudget.poll();
+			expect(outcome.items).toHaveLength(10);
+			expect(withBudget.staticData()).toHaveProperty('gap');
+		} finally {
+			await proxy.close();
+		}
 	});
 });
 

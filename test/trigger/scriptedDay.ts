@@ -70,6 +70,8 @@ export interface PollerFigures {
 	requests: number;
 	/** Delivered on the first poll at which the index showed them. */
 	onFirstPoll: number;
+	/** The most polls between the first poll at which the index showed a job and the one that sent it. */
+	worstDelayPolls: number;
 	/** Shown after activation, still shown at the end, never delivered. */
 	missed: string[];
 	duplicates: string[];
@@ -152,6 +154,7 @@ export async function runScriptedDay(options: DayOptions): Promise<DayResult> {
 			rowsPaid,
 			requests,
 			onFirstPoll: [...at].filter(([uid, i]) => firstShownAt.get(uid) === i).length,
+			worstDelayPolls: Math.max(0, ...[...at].map(([uid, i]) => i - (firstShownAt.get(uid) ?? i))),
 			missed: expected.filter((uid) => !got.has(uid)),
 			duplicates: duplicatesOf(uids),
 		};

@@ -45,6 +45,11 @@ export interface CallToolOptions {
 	maxRetryWaitMs?: number;
 	/** The longest one attempt may take, from sending to the last byte of the answer. */
 	timeoutMs?: number;
+	/**
+	 * No attempt runs and no retry waits past this moment (epoch ms): a trigger's poll must end
+	 * within its time, or the next poll would start while it still runs.
+	 */
+	deadlineMs?: number;
 	/** Awaited before every attempt, retries included: the node's pacing between requests. */
 	beforeAttempt?: () => Promise<void>;
 	/**
@@ -207,9 +212,17 @@ export async function callTool<T = IDataObject>(
 
 	let retries = 0;
 	let waitedMs = 0;
+	const deadlineMs = options.deadlineMs ?? Number.POSITIVE_INFINITY;
 	for (;;) {
 		await options.beforeAttempt?.();
-		const outcome = await attempt.call(this, url, body, decrypted, timeoutMs);
+		const leftMs = deadlineMs - Date.now();
+		if (leftMs <= 0) {
+			throw operationError(node, 'poll_time_spent', `The poll's time ran out before this request${itemSuffix(options.itemIndex)}`, {
+				itemIndex: options.itemIndex,
+				description: 'Nothing was sent. The next poll carries on from where this one stopped.',
+			});
+		}
+		const outcome = await attempt.call(this, url, body, decrypted, Math.min(timeoutMs, leftMs));
 		let verdict = judge(outcome);
 		if (verdict === 'success') {
 			const { response } = outcome as { response: FullResponse };
@@ -219,7 +232,7 @@ export async function callTool<T = IDataObject>(
 		}
 		const { retryable, waitMs, fail } = verdict;
 		if (!retryable) throw fail(retries, undefined);
-		if (retries >= maxRetries || waitedMs + waitMs > maxWaitMs) {
+		if (retries >= maxRetries || waitedMs + waitMs > maxWaitMs || Date.now() + waitMs >= deadlineMs) {
 			throw fail(retries, retries >= maxRetries ? 'retries' : 'wait');
 		}
 		await sleep(waitMs);
