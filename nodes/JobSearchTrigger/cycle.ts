@@ -262,9 +262,10 @@ const HOUR_MS = 3_600_000;
 /**
  * Counts a stretch of time once (one row) and, if the index holds more there than was read, asks
  * its newest open stretches until the difference is found (free where nothing new is: late jobs
- * are mostly recent). A difference left after a few of them is settled by halving with counts: a job sharing the millisecond of
- * one already read (no open stretch holds it), or a job gone from the index, which is marked so
- * that later counts are not thrown off by it. Returns false when the budget ran out first.
+ * are mostly recent). A difference left after a few of them is settled by halving with counts: a
+ * job sharing the millisecond of one already read (no open stretch holds it), or a job gone from
+ * the index, which is marked so that later counts are not thrown off by it. Returns false when
+ * the budget ran out first.
  */
 async function findMissing(poll: Poll, range: Required<TimeRange>): Promise<boolean> {
 	if (range.toMs < range.fromMs) return true;
