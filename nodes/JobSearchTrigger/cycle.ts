@@ -186,11 +186,12 @@ function limitsOf(settings: CycleSettings, startMs: number, now: () => number, m
 type Kept = Omit<TriggerState, 'seen' | 'gone'>;
 
 function finish(poll: Poll, settings: CycleSettings, state: Kept, extra: { firstPoll: boolean; swept: boolean; learnedFromMs?: number }): CycleOutcome {
-	let { settledMs, gap, pass } = state;
+	let { settledMs, sweptMs, gap, pass } = state;
 	const floorMs = Math.min(settledMs, gap?.fromMs ?? Infinity);
 	const pruned = pruneSeen(poll.seen, poll.gone, floorMs, settings.maxSeenUids ?? MAX_SEEN_UIDS);
 	// Only the hard cap moves the floor up: what it forgot must never be asked again.
 	settledMs = Math.max(settledMs, pruned.sinceMs);
+	sweptMs = Math.max(sweptMs, settledMs);
 	if (gap && gap.fromMs < pruned.sinceMs) {
 		gap = gap.toMs >= pruned.sinceMs ? { fromMs: pruned.sinceMs, toMs: gap.toMs } : undefined;
 	}
@@ -200,6 +201,7 @@ function finish(poll: Poll, settings: CycleSettings, state: Kept, extra: { first
 		emit: poll.fresh.sort(compareNewestFirst).map((read) => read.job),
 		state: {
 			headMs: state.headMs,
+			sweptMs,
 			settledMs,
 			lastPollMs: state.lastPollMs,
 			pace: state.pace,
@@ -231,10 +233,10 @@ async function firstCycle(settings: CycleSettings, fetchPage: FetchPage, now: ()
 	poll.absorb();
 	const headMs = Math.max(windowFromMs - 1, poll.newestRead());
 	const unreadToMs = read.complete ? undefined : read.unread?.toMs;
-	const base = { headMs, settledMs: windowFromMs, lastPollMs: startMs, pace: freshPace(startMs) };
+	const base = { headMs, sweptMs: windowFromMs, settledMs: windowFromMs, lastPollMs: startMs, pace: freshPace(startMs) };
 	if (unreadToMs === undefined) return finish(poll, settings, base, { firstPoll: true, swept: true });
 	if (emitting) return finish(poll, settings, { ...base, gap: { fromMs: windowFromMs, toMs: unreadToMs } }, { firstPoll: true, swept: true });
-	return finish(poll, settings, { ...base, settledMs: unreadToMs + 1 }, { firstPoll: true, swept: true, learnedFromMs: unreadToMs + 1 });
+	return finish(poll, settings, { ...base, sweptMs: unreadToMs + 1, settledMs: unreadToMs + 1 }, { firstPoll: true, swept: true, learnedFromMs: unreadToMs + 1 });
 }
 
 /**
@@ -283,6 +285,9 @@ async function findMissing(poll: Poll, range: Required<TimeRange>): Promise<bool
 		if (!read.complete) return false;
 	}
 	if (missing === 0) return true;
+	// Fewer than known, and no two jobs read share a millisecond here: jobs were removed, and no
+	// tie can be hiding behind them yet. Finding which would cost rows for nothing.
+	if (missing < 0 && !poll.hasTies(range.fromMs, range.toMs)) return true;
 	poll.reader.allowAtLeast(CHECK_MIN_ROWS);
 	// Jobs may have shown up in stretches asked before the count: count again before halving.
 	if (asked > 0) {
@@ -343,10 +348,10 @@ export async function runCycle(
 
 	const reader = new Reader(fetchPage, limitsOf(settings, startMs, now, settings.maxJobsPerPoll));
 	const poll = new Poll(reader, previous, true);
-	let { headMs, settledMs, gap, pass, pace } = previous;
+	let { headMs, sweptMs, settledMs, gap, pass, pace } = previous;
 	// Late jobs found in this poll not yet added to `pace`: added once, whichever way the poll ends.
 	let lateCounted = 0;
-	const kept = (): Kept => ({ headMs, settledMs, lastPollMs: startMs, pass, gap, pace: { ...pace, late: pace.late + poll.late - lateCounted } });
+	const kept = (): Kept => ({ headMs, sweptMs, settledMs, lastPollMs: startMs, pass, gap, pace: { ...pace, late: pace.late + poll.late - lateCounted } });
 	const stop = () => finish(poll, settings, kept(), { firstPoll: false, swept: false });
 
 	if (gap) {
@@ -370,7 +375,7 @@ export async function runCycle(
 	// exact as of now, and each poll moves the pass's end up, so no stretch waits for the next pass.
 	pass = pass
 		? { ...pass, toMs: Math.max(pass.toMs, headBeforeMs) }
-		: { startedMs: startMs, fromMs: settledMs, cursorMs: settledMs, toMs: headBeforeMs };
+		: { startedMs: startMs, fromMs: sweptMs, cursorMs: sweptMs, toMs: headBeforeMs };
 	// A pass past its deadline (a rate limit or a small budget held it back) would leave late jobs
 	// waiting: once a period, one count of what it covers finds them for a few rows while it
 	// catches up. Once a period only, so the requests left go to the sweep itself.
@@ -381,7 +386,7 @@ export async function runCycle(
 		reader.allowAtLeast(CHECK_MIN_ROWS);
 		if (startMs - pace.lastCheckMs >= sweepEveryMs) {
 			pace = { ...pace, lastCheckMs: startMs };
-			if (!(await findMissing(poll, { fromMs: pass.fromMs, toMs: pass.toMs }))) return stop();
+			if (!(await findMissing(poll, { fromMs: settledMs, toMs: pass.toMs }))) return stop();
 		}
 	}
 	// Up to MAX_SWEEP_REQUESTS stretches a pass asks each on its own. A busier Late Window (broad
@@ -400,17 +405,19 @@ export async function runCycle(
 		pass = { ...pass, cursorMs: group.toMs + 1 };
 	}
 
-	// Every open stretch was asked at or after the pass started. One count of what the pass covered
-	// finds a job sharing the millisecond of one already read, which no open stretch holds (and a
-	// job that showed up after its stretch was asked), when such jobs are likely. Then whatever was
-	// created a Late Window before the pass started is in hand for good.
-	const covered = { fromMs: pass.fromMs, toMs: pass.toMs };
+	// Every open stretch was asked at or after the pass started, so whatever was created a Late
+	// Window before that is swept for good. A job sharing the millisecond of one already read is
+	// in no open stretch, though: a count of everything not yet settled finds those (and a job that
+	// showed up after its stretch was asked), when such jobs are likely and at least once an hour.
+	// Only a count settles: what it covered that can no longer change is forgotten.
+	sweptMs = Math.max(sweptMs, pass.startedMs - settings.lateWindowMs);
+	const covered = { fromMs: settledMs, toMs: Math.max(pass.toMs, sweptMs - 1) };
 	if (countDue(poll, pace, startMs, covered)) {
 		reader.allowAtLeast(CHECK_MIN_ROWS);
 		if (!(await findMissing(poll, covered))) return stop();
 		pace = { ...pace, lastCheckMs: startMs };
+		settledMs = sweptMs;
 	}
-	settledMs = Math.max(settledMs, pass.startedMs - settings.lateWindowMs);
 	pace = paceAfterPass(pace, pace.late + poll.late, startMs);
 	lateCounted = poll.late;
 	pass = undefined;

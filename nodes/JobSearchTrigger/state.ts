@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { TimeRange } from '../JobSearch/paging/reader';
 
 /**
- * A round of the late-job sweep: every stretch between two jobs already read, from `settledMs`
+ * A round of the late-job sweep: every stretch between two jobs already read, from `sweptMs`
  * up to `toMs`, is asked once more at or after `startedMs`. `cursorMs` is where it has got to.
  */
 export interface SweepPass {
@@ -31,7 +31,9 @@ export interface SweepPace {
 export interface TriggerState {
 	/** The newest createdAt read. Every visible match created after it is unread: the head. */
 	headMs: number;
-	/** Every job created before this was read, or its stretch swept after the Late Window had passed: final. */
+	/** Every job created before this was read, or its stretch asked after the Late Window had passed. */
+	sweptMs: number;
+	/** Also a count agreed with the jobs known before this (ties and removals are in hand): final, forgotten. */
 	settledMs: number;
 	/** When the last poll started (epoch ms): the sweep paces itself by the time between polls. */
 	lastPollMs: number;
@@ -52,6 +54,7 @@ const VERSION = 3;
 interface StoredState {
 	version: number;
 	head: string;
+	swept: string;
 	settled: string;
 	lastPoll: string;
 	pace: { latePerHour: number; lastCheck: string; late: number; since: string };
@@ -145,12 +148,12 @@ function fromOlder(stored: StoredStateV2 | StoredStateV1): TriggerState | undefi
 		const settledMs = parseTime(stored.checkFrom);
 		const lastPollMs = parseTime(stored.lastCheck);
 		if (headMs === undefined || settledMs === undefined || lastPollMs === undefined) return undefined;
-		return { headMs, settledMs, lastPollMs, seen, gone: parseGone(stored.gone, seen), pace: freshPace(lastPollMs), ...(gap ? { gap } : {}) };
+		return { headMs, sweptMs: settledMs, settledMs, lastPollMs, seen, gone: parseGone(stored.gone, seen), pace: freshPace(lastPollMs), ...(gap ? { gap } : {}) };
 	}
 	const settledMs = parseTime(stored.seenSince);
 	if (settledMs === undefined || parseTime(stored.watermark) === undefined) return undefined;
 	const headMs = Math.max(settledMs - 1, ...seen.values());
-	return { headMs, settledMs, lastPollMs: 0, seen, gone: new Set(), pace: freshPace(0), ...(gap ? { gap } : {}) };
+	return { headMs, sweptMs: settledMs, settledMs, lastPollMs: 0, seen, gone: new Set(), pace: freshPace(0), ...(gap ? { gap } : {}) };
 }
 
 /**
@@ -162,17 +165,19 @@ export function readState(staticData: IDataObject): TriggerState | undefined {
 	const stored = staticData as Partial<StoredState>;
 	if (stored.version !== VERSION) return undefined;
 	const headMs = parseTime(stored.head);
+	const sweptMs = parseTime(stored.swept);
 	const settledMs = parseTime(stored.settled);
 	const lastPollMs = parseTime(stored.lastPoll);
 	const seen = parseSeen(stored.seen);
 	const gap = parseRange(stored.gap);
 	const pass = parsePass(stored.pass);
 	const pace = parsePace(stored.pace);
-	if ([headMs, settledMs, lastPollMs].includes(undefined) || seen === undefined || gap === null || pass === null || !pace) {
+	if ([headMs, sweptMs, settledMs, lastPollMs].includes(undefined) || seen === undefined || gap === null || pass === null || !pace) {
 		return undefined;
 	}
 	return {
 		headMs: headMs!,
+		sweptMs: sweptMs!,
 		settledMs: settledMs!,
 		lastPollMs: lastPollMs!,
 		seen,
@@ -193,6 +198,7 @@ export function writeState(staticData: IDataObject, state: TriggerState, keep: r
 	const stored: StoredState = {
 		version: VERSION,
 		head: iso(state.headMs),
+		swept: iso(state.sweptMs),
 		settled: iso(state.settledMs),
 		lastPoll: iso(state.lastPollMs),
 		pace: { latePerHour: state.pace.latePerHour, lastCheck: iso(state.pace.lastCheckMs), late: state.pace.late, since: iso(state.pace.sinceMs) },

@@ -154,10 +154,11 @@ describe('a poll cycle', () => {
 		expect(back.state!.pass).toBeUndefined();
 	});
 
-	// Jobs posted after activation, read by the head; one leaves the index before the hourly count.
+	// Jobs posted after activation, read by the head; the first two share a millisecond, so this index
+	// makes ties, and a removal could hide one from a count: removals are tracked here.
 	const readAfterActivation = async (n: number, uid0: number) => {
 		const clock = { ms: T0 };
-		const jobs: IndexedJob[] = Array.from({ length: n }, (_, i) => ({ uid: String(uid0 + i), createdMs: T0 + (i + 1) * MINUTE, visibleMs: T0 + 41 * MINUTE }));
+		const jobs: IndexedJob[] = Array.from({ length: n }, (_, i) => ({ uid: String(uid0 + i), createdMs: T0 + Math.max(2, i + 1) * MINUTE, visibleMs: T0 + 41 * MINUTE }));
 		const { fetchPage } = arrayIndex(jobs, clock);
 		const first = await runCycle(undefined, settings(), fetchPage, () => clock.ms);
 		const read = await pollAlong(first.state, [45], settings(), fetchPage, clock);
@@ -165,7 +166,7 @@ describe('a poll cycle', () => {
 		return { clock, jobs, fetchPage, state: read.state! };
 	};
 
-	it('finds the one job the index stopped showing among forty it has read, for a few rows, and the next count agrees', async () => {
+	it('finds the one job the index stopped showing among forty it has read, where ties can hide behind it, for a few rows, and the next count agrees', async () => {
 		const { clock, jobs, fetchPage, state } = await readAfterActivation(40, 600);
 		jobs[17].goneMs = T0 + 50 * MINUTE;
 		clock.ms = T0 + 61 * MINUTE;
@@ -177,6 +178,20 @@ describe('a poll cycle', () => {
 		expect(second.reader.rows).toBeLessThanOrEqual(10);
 		const next = await pollAlong(second.state, [61], settings(), fetchPage, clock);
 		expect(next.rows).toBe(1);
+	});
+
+	it('does not spend rows finding which job was removed where no two jobs share a millisecond', async () => {
+		const clock = { ms: T0 };
+		const jobs: IndexedJob[] = Array.from({ length: 40 }, (_, i) => ({ uid: String(700 + i), createdMs: T0 + (i + 1) * MINUTE, visibleMs: T0 + 41 * MINUTE }));
+		const { fetchPage } = arrayIndex(jobs, clock);
+		const first = await runCycle(undefined, settings(), fetchPage, () => clock.ms);
+		const read = await pollAlong(first.state, [45], settings(), fetchPage, clock);
+		jobs[17].goneMs = T0 + 50 * MINUTE;
+		clock.ms = T0 + 61 * MINUTE;
+		const second = await runCycle(read.state, settings(), fetchPage, () => clock.ms);
+		expect(second.swept).toBe(true);
+		expect(second.gone).toBe(0);
+		expect(second.reader.rows).toBe(1);
 	});
 
 	it('marks every job a count covers gone when the index shows none of them any more', async () => {
@@ -323,11 +338,14 @@ describe('a poll cycle', () => {
 		);
 	type Posting = { at: number; lag: number; tie: boolean; goneAfter: number | null };
 
-	async function simulate(postings: Posting[], gaps: number[], rowsPerRequest: number, maxJobsPerPoll: number) {
+	/** `lateTies: false` shows every job that shares its millisecond with another at once (no tie is late). */
+	async function simulate(postings: Posting[], gaps: number[], rowsPerRequest: number, maxJobsPerPoll: number, lateTies = true) {
 		const clock = { ms: T0 };
+		const createdAt = postings.map((p) => T0 + (p.tie ? Math.round(p.at / 10) * 10 : p.at) * MINUTE);
 		const jobs: IndexedJob[] = postings.map((p, i) => {
-			const createdMs = T0 + (p.tie ? Math.round(p.at / 10) * 10 : p.at) * MINUTE;
-			const visibleMs = createdMs + p.lag * MINUTE;
+			const createdMs = createdAt[i];
+			const tied = createdAt.filter((ms) => ms === createdMs).length > 1;
+			const visibleMs = createdMs + (tied && !lateTies ? 0 : p.lag) * MINUTE;
 			return { uid: String(1000 + i), createdMs, visibleMs, goneMs: p.goneAfter === null ? undefined : visibleMs + p.goneAfter * MINUTE };
 		});
 		const { fetchPage } = arrayIndex(jobs, clock);
@@ -368,6 +386,48 @@ describe('a poll cycle', () => {
 		expect(polls.state!.gap).toBeUndefined();
 	});
 
+	// The one case DESIGN.md leaves open (found by fixed seed 20261123 against the sweep's first
+	// version): a job shown 31 minutes late in the very millisecond of a job already read, and a
+	// third job of that stretch removed before it showed. No open stretch holds a tie, and the count
+	// cannot tell +1 from -1. The trigger must still never send a job twice, nor stall.
+	it('neither repeats nor stalls when a job shown late shares a read job\'s millisecond and another job was removed', async () => {
+		const postings: Posting[] = [
+			{ at: 371, lag: 0, tie: false, goneAfter: null },
+			{ at: 365, lag: 0, tie: true, goneAfter: null },
+			{ at: 340, lag: 0, tie: false, goneAfter: 1 },
+			{ at: 365, lag: 31, tie: true, goneAfter: null },
+		];
+		const { polls } = await simulate(postings, [75, 79, 21, 6, 2, 7, 90], 1, 2);
+		expect(polls.emitted).toHaveLength(new Set(polls.emitted).size);
+		expect(polls.emitted).toEqual(expect.arrayContaining(['1000', '1001', '1002']));
+		expect(polls.state!.gap).toBeUndefined();
+	});
+
+	// Soak counterexample (seed 154737214, 45,000 runs): a job shown 3 minutes after another posted
+	// in the same millisecond, with no count before that millisecond was forgotten. Only a count
+	// settles now, so a tie is always counted before it is forgotten.
+	it('sends a job shown after another posted in the same millisecond, counting that millisecond before forgetting it', async () => {
+		const postings: Posting[] = [
+			{ at: 145, lag: 0, tie: true, goneAfter: null },
+			{ at: 145, lag: 3, tie: true, goneAfter: null },
+		];
+		const { jobs, clock, polls } = await simulate(postings, [22, 44, 86, 58, 1], 1, 1);
+		expectExactlyOnce(polls.emitted, jobs, T0, clock.ms);
+	});
+
+	// Found by the state-size test with a Late Window busier than the uid cap: the cap moved the
+	// floor up, the pass under way still started below it, and its count read forgotten jobs again.
+	it('never asks below the floor the uid cap moved up, so a forgotten job is not sent twice', async () => {
+		const clock = { ms: T0 };
+		const jobs: IndexedJob[] = Array.from({ length: 30 }, (_, i) => ({ uid: String(900 + i), createdMs: T0 + (i + 1) * MINUTE, visibleMs: T0 + 31 * MINUTE }));
+		const { fetchPage } = arrayIndex(jobs, clock);
+		const small = settings({ maxSeenUids: 10 });
+		const first = await runCycle(undefined, small, fetchPage, () => clock.ms);
+		const polls = await pollAlong(first.state, [32, 1, 1, 1, 61, 61], small, fetchPage, clock);
+		expect(polls.emitted).toHaveLength(new Set(polls.emitted).size);
+		expect(new Set(polls.emitted).size).toBe(30);
+	});
+
 	it('emits every job that appears after activation exactly once, whatever the lags, removals, page sizes and budgets', async () => {
 		// Removed jobs here leave the index after the Late Window has passed over them, as closed
 		// jobs mostly do; the next property covers removals inside it.
@@ -389,7 +449,10 @@ describe('a poll cycle', () => {
 		);
 	});
 
-	it('emits every job exactly once also when jobs are removed soon after they are shown', async () => {
+	it('emits every job exactly once also when jobs are removed soon after they are shown, but for a late tie', async () => {
+		// Ties here are never late: a job shown late in the very millisecond of one already read,
+		// while another job of its stretch is removed, is the one case counts cannot see (DESIGN.md;
+		// the test above pins what the trigger does then). Every other job is exact whatever is removed.
 		await fc.assert(
 			fc.asyncProperty(
 				postingsArb(fc.integer({ min: 1, max: 120 })),
@@ -397,7 +460,7 @@ describe('a poll cycle', () => {
 				fc.integer({ min: 1, max: 7 }),
 				fc.integer({ min: 1, max: 30 }),
 				async (postings, gaps, rowsPerRequest, maxJobsPerPoll) => {
-					const { jobs, clock, polls } = await simulate(postings, gaps, rowsPerRequest, maxJobsPerPoll);
+					const { jobs, clock, polls } = await simulate(postings, gaps, rowsPerRequest, maxJobsPerPoll, false);
 					expectExactlyOnce(polls.emitted, jobs, T0, clock.ms);
 					expect(polls.state!.gap).toBeUndefined();
 				},
@@ -458,6 +521,7 @@ describe('on the index shapes it cannot see', () => {
 describe('the stored state', () => {
 	const state: TriggerState = {
 		headMs: T0,
+		sweptMs: T0 - MINUTE,
 		settledMs: T0 - 2 * MINUTE,
 		lastPollMs: T0 - 5,
 		pace: { latePerHour: 2.5, lastCheckMs: T0 - 7, late: 1, sinceMs: T0 - 8 },
@@ -482,6 +546,7 @@ describe('the stored state', () => {
 		const v1 = { version: 1, watermark: iso(T0), seenSince: iso(T0 - 20 * MINUTE), seen: { a: T0 - MINUTE } };
 		expect(readState(v1)).toEqual({
 			headMs: T0 - MINUTE,
+			sweptMs: T0 - 20 * MINUTE,
 			settledMs: T0 - 20 * MINUTE,
 			lastPollMs: 0,
 			seen: new Map([['a', T0 - MINUTE]]),
@@ -491,6 +556,7 @@ describe('the stored state', () => {
 		const v2 = { version: 2, head: iso(T0), checkFrom: iso(T0 - 60 * MINUTE), lastCheck: iso(T0 - 3 * MINUTE), seen: { b: T0 }, gone: ['b', 'x'] };
 		expect(readState(v2)).toEqual({
 			headMs: T0,
+			sweptMs: T0 - 60 * MINUTE,
 			settledMs: T0 - 60 * MINUTE,
 			lastPollMs: T0 - 3 * MINUTE,
 			seen: new Map([['b', T0]]),
@@ -512,9 +578,9 @@ describe('the stored state', () => {
 		const at = new Date(T0).toISOString();
 		expect(readState({ version: 2, head: at, checkFrom: at, lastCheck: at, seen: { a: 'x' } })).toBeUndefined();
 		const pace = { latePerHour: 1, lastCheck: at, late: 0, since: at };
-		expect(readState({ version: 3, head: at, settled: at, lastPoll: at, seen: {}, pace })).toBeDefined();
-		expect(readState({ version: 3, head: at, settled: at, lastPoll: at, seen: {}, pace: { ...pace, latePerHour: -1 } })).toBeUndefined();
-		expect(readState({ version: 3, head: at, settled: at, lastPoll: at, seen: {}, pace, pass: { started: at } })).toBeUndefined();
+		expect(readState({ version: 3, head: at, swept: at, settled: at, lastPoll: at, seen: {}, pace })).toBeDefined();
+		expect(readState({ version: 3, head: at, swept: at, settled: at, lastPoll: at, seen: {}, pace: { ...pace, latePerHour: -1 } })).toBeUndefined();
+		expect(readState({ version: 3, head: at, swept: at, settled: at, lastPoll: at, seen: {}, pace, pass: { started: at } })).toBeUndefined();
 	});
 
 	it('forgets uids older than any later query reaches, and caps the rest keeping the newest', () => {
