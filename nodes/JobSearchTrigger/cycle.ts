@@ -315,12 +315,13 @@ function lateLikely(pace: SweepPace, startMs: number): boolean {
 }
 
 /**
- * Whether a sweep ends with a count of what it covered (one row): when this index has shown jobs
- * sharing a millisecond (ties the open stretches cannot hold) or shows jobs late often, and at
- * least once an hour in any case, so even a rare tie is found within about an hour.
+ * Whether a sweep ends with a count of what it swept for good and is not settled yet (one row):
+ * when two jobs read there share a millisecond (this index makes ties, which no open stretch
+ * holds), and once that stretch spans an hour in any case, so even a rare tie is found within
+ * about two hours and the uids kept stay few.
  */
-function countDue(poll: Poll, pace: SweepPace, startMs: number, range: Required<TimeRange>): boolean {
-	return lateLikely(pace, startMs) || startMs - pace.lastCheckMs >= COUNT_AT_LEAST_EVERY_MS || poll.hasTies(range.fromMs, range.toMs);
+function countDue(poll: Poll, range: Required<TimeRange>): boolean {
+	return range.toMs - range.fromMs >= COUNT_AT_LEAST_EVERY_MS || poll.hasTies(range.fromMs, range.toMs);
 }
 
 /** How often late jobs turned up since the last pass ended, blended with what was known before. */
@@ -407,12 +408,14 @@ export async function runCycle(
 
 	// Every open stretch was asked at or after the pass started, so whatever was created a Late
 	// Window before that is swept for good. A job sharing the millisecond of one already read is
-	// in no open stretch, though: a count of everything not yet settled finds those (and a job that
-	// showed up after its stretch was asked), when such jobs are likely and at least once an hour.
-	// Only a count settles: what it covered that can no longer change is forgotten.
+	// in no open stretch, though: one count of what was swept for good and is not settled yet
+	// finds those, when this index makes ties, and at least once it spans an hour.
+	// Only that count settles, and only what is settled is forgotten: a tie is always counted
+	// after it can no longer change, before it is forgotten. (Counting only what can no longer
+	// change, no late job of the unsettled part sets it off.)
 	sweptMs = Math.max(sweptMs, pass.startedMs - settings.lateWindowMs);
-	const covered = { fromMs: settledMs, toMs: Math.max(pass.toMs, sweptMs - 1) };
-	if (countDue(poll, pace, startMs, covered)) {
+	const covered = { fromMs: settledMs, toMs: sweptMs - 1 };
+	if (covered.toMs >= covered.fromMs && countDue(poll, covered)) {
 		reader.allowAtLeast(CHECK_MIN_ROWS);
 		if (!(await findMissing(poll, covered))) return stop();
 		pace = { ...pace, lastCheckMs: startMs };

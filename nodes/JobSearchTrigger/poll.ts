@@ -37,7 +37,13 @@ function prefix(this: IPollFunctions): string {
 	return `Job Search Trigger [${name ? `workflow "${name}"` : `workflow ${this.getWorkflow().id ?? ''}`}]:`;
 }
 
-function report(this: IPollFunctions, outcome: CycleOutcome): void {
+/** What the service made a poll wait: 429s waited out as asked, and backoffs after failures. */
+interface Waits {
+	rateLimited: number;
+	ms: number;
+}
+
+function report(this: IPollFunctions, outcome: CycleOutcome, waits: Waits): void {
 	const { reader } = outcome;
 	const head = prefix.call(this);
 	const parts = [
@@ -47,6 +53,10 @@ function report(this: IPollFunctions, outcome: CycleOutcome): void {
 	];
 	if (reader.remainingMicrocents !== undefined) parts.push(`${formatUsd(reader.remainingMicrocents)} left`);
 	if (outcome.late > 0) parts.push(`${outcome.late} of them shown late by the index`);
+	if (waits.ms > 0) {
+		const why = waits.rateLimited > 0 ? `${waits.rateLimited} rate limit${waits.rateLimited === 1 ? '' : 's'} (429) waited out` : 'retries';
+		parts.push(`waited ${(waits.ms / 1000).toFixed(1)} s for ${why}`);
+	}
 	if (outcome.swept && !outcome.firstPoll) parts.push('late-job sweep done');
 	if (outcome.firstPoll) parts.push(outcome.emit.length ? 'first poll' : 'first poll: learned the Late Window, nothing sent');
 	if (outcome.state.gap && !reader.interruptedBy) {
@@ -99,18 +109,23 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 	try {
 		const deadlineMs = startMs + budgetMs;
 		const maxRetryWaitMs = Math.min(DEFAULT_MAX_RETRY_WAIT_MS, budgetMs * POLL_BUDGET_SHARE);
+		const waits: Waits = { rateLimited: 0, ms: 0 };
+		const onWait = (waitMs: number, status: number | undefined) => {
+			waits.ms += waitMs;
+			if (status === 429) waits.rateLimited++;
+		};
 		const fetchPage: FetchPage = async ({ fromMs, toMs, limit }) => {
 			const body: IDataObject = { ...settings.filters, fromDate: new Date(fromMs).toISOString(), limit };
 			if (toMs !== undefined) body.toDate = new Date(toMs).toISOString();
 			// The transport refuses a search answer without data.jobs and an integer data.total.
-			const { data, usage } = (await callTool.call(this, 'search_jobs', body, { maxRetryWaitMs, deadlineMs })) as ToolResult<SearchJobsData>;
+			const { data, usage } = (await callTool.call(this, 'search_jobs', body, { maxRetryWaitMs, deadlineMs, onWait })) as ToolResult<SearchJobsData>;
 			const { jobs, total } = data;
 			return { jobs, total, ...usage };
 		};
 
 		const outcome = await runCycle(readState(staticData), settings.cycle, fetchPage, () => Date.now());
 		writeState(staticData, outcome.state, [GUARD_KEY]);
-		report.call(this, outcome);
+		report.call(this, outcome, waits);
 
 		if (outcome.emit.length === 0) return null;
 		const usage = {

@@ -49,9 +49,10 @@ export const MAX_SWEEP_REQUESTS = 60;
 export const STRETCHES_BEFORE_HALVING = 6;
 
 /**
- * A sweep ends with a count (one row) at least this often, even on an index that shows no late
- * jobs and no two jobs in one millisecond: a rare tie is then found within about an hour, and an
- * alert with nothing new costs a row an hour.
+ * What was swept for good is counted (one row) and settled once it spans this long, even on an
+ * index that shows no two jobs in one millisecond: a rare tie is then found within about two
+ * hours, the uids kept stay a couple of hours' worth, and an alert with nothing new costs a row
+ * an hour.
  */
 export const COUNT_AT_LEAST_EVERY_MS = 60 * 60_000;
 

@@ -146,6 +146,8 @@ describe('when n8n starts a poll while the one before is still running', () => {
 		expect(result.error).toBeUndefined();
 		expect(uidsOf(result.items)).toHaveLength(6);
 		expect(new Set(uidsOf(result.items)).size).toBe(6);
+		// The poll's log line says what the rate limit cost it.
+		expect(poller.logs.some((l) => /6 new jobs;.*waited \d+\.\d s for \d+ rate limits? \(429\) waited out/.test(l.message))).toBe(true);
 		expect(poller.staticData()).not.toHaveProperty(GUARD_KEY);
 	});
 

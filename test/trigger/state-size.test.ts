@@ -24,7 +24,8 @@ describe('after 10,000 jobs', () => {
 		console.log(`State after ${day.trigger.delivered.length} jobs: ${JSON.stringify(day.h.poller.staticData()).length} bytes (largest ${day.maxStateBytes}).`);
 		expect(day.trigger.delivered.length).toBeGreaterThanOrEqual(10_000);
 		expect(day.trigger.duplicates).toEqual([]);
-		// 600 jobs an hour leave ~750 in the hour of Late Window plus 15 minutes, about 35 bytes each.
-		expect(day.maxStateBytes).toBeLessThan(40_000);
+		// 600 jobs an hour: the uids of the Late Window plus up to an hour swept but not yet counted,
+		// about 1,500 at most, 35 bytes each.
+		expect(day.maxStateBytes).toBeLessThan(60_000);
 	});
 });

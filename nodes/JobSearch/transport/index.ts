@@ -52,6 +52,8 @@ export interface CallToolOptions {
 	deadlineMs?: number;
 	/** Awaited before every attempt, retries included: the node's pacing between requests. */
 	beforeAttempt?: () => Promise<void>;
+	/** Told of each wait before a retry (a 429's Retry-After or a backoff), before it is waited. */
+	onWait?: (waitMs: number, status: number | undefined) => void;
 	/**
 	 * Told when an attempt got no answer (a dropped connection or a timeout): the service may
 	 * have done, and billed, the work all the same. The node's credit cap counts it as spent.
@@ -235,6 +237,7 @@ export async function callTool<T = IDataObject>(
 		if (retries >= maxRetries || waitedMs + waitMs > maxWaitMs || Date.now() + waitMs >= deadlineMs) {
 			throw fail(retries, retries >= maxRetries ? 'retries' : 'wait');
 		}
+		options.onWait?.(waitMs, outcome.kind === 'answer' ? outcome.response.statusCode : undefined);
 		await sleep(waitMs);
 		waitedMs += waitMs;
 		retries++;
