@@ -50,7 +50,7 @@ export function checkEnvelope<T>(tool: ToolName, body: unknown): EnvelopeCheck<T
 	if (tool === 'search_jobs' && !Array.isArray(body.data.jobs)) {
 		return { ok: false, problem: 'JSON without a "data.jobs" list' };
 	}
-	// Return All and the trigger's late-job check both stop on `total`: an answer without it is not the service's.
+	// Return All and the trigger's counts both rely on `total`: an answer without it is not the service's.
 	if (tool === 'search_jobs' && !Number.isSafeInteger(body.data.total)) {
 		return { ok: false, problem: 'JSON without an integer "data.total"' };
 	}
