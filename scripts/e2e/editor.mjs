@@ -3,43 +3,22 @@
 // "Add Filter" and type a value, execute the node, read the output panel. A screenshot of each
 // step goes to $SHOTS; any console error or page error naming the package fails the check.
 // Configured by environment variables set in run.sh.
-import puppeteer from 'puppeteer-core';
+import { STEP_TIMEOUT_MS, openEditorPage, say } from './browser.mjs';
 
 const env = (name) => process.env[name] ?? (console.error(`editor: ${name} is not set`), process.exit(2));
 const n8nUrl = env('N8N_URL');
 const shots = env('SHOTS');
 const workflowId = env('EDITOR_WORKFLOW');
 const PACKAGE_MENTION = /n8n-nodes-job-search|jobSearch|job search/i;
-const STEP_TIMEOUT_MS = 60_000;
-
-const say = (message) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${message}`);
 const consoleErrors = [];
 let shot = 0;
 
-const browser = await puppeteer.launch({
-	executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-	headless: true,
-	args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
-	defaultViewport: { width: 1440, height: 900 },
-});
-const page = await browser.newPage();
-page.setDefaultTimeout(STEP_TIMEOUT_MS);
+const { browser, page, step } = await openEditorPage(shots, (name) => `${String(++shot).padStart(2, '0')}-${name}`, 'failed-at-');
 page.on('console', (message) => {
 	if (message.type() === 'error') consoleErrors.push(message.text());
 });
 page.on('pageerror', (error) => consoleErrors.push(`page error: ${error.message}`));
 
-async function step(name, action) {
-	try {
-		await action();
-	} catch (error) {
-		await page.screenshot({ path: `${shots}/failed-at-${name}.png` }).catch(() => undefined);
-		throw new Error(`step "${name}": ${error.message}`);
-	}
-	shot += 1;
-	await page.screenshot({ path: `${shots}/${String(shot).padStart(2, '0')}-${name}.png` });
-	say(`${name}: ok`);
-}
 
 /** Clicks the first visible element matching `selector` whose text contains `text`. */
 async function clickText(selector, text, root = page) {

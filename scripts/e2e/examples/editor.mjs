@@ -5,35 +5,15 @@
 //   3. the daily digest example's trigger, on "Fetch Test Event", gives one digest item.
 // Screenshots go to $SHOTS (examples-*.png). Configured by environment variables set in run.sh.
 import { readFileSync } from 'fs';
-import puppeteer from 'puppeteer-core';
+import { openEditorPage, say } from '../browser.mjs';
 
 const env = (name) => process.env[name] ?? (console.error(`examples editor: ${name} is not set`), process.exit(2));
 const n8nUrl = env('N8N_URL');
 const shots = env('SHOTS');
 const manifest = JSON.parse(readFileSync(env('EXAMPLES_MANIFEST'), 'utf8'));
-const STEP_TIMEOUT_MS = 60_000;
-const say = (message) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${message}`);
 const settle = (ms = 600) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const browser = await puppeteer.launch({
-	executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-	headless: true,
-	args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
-	defaultViewport: { width: 1440, height: 900 },
-});
-const page = await browser.newPage();
-page.setDefaultTimeout(STEP_TIMEOUT_MS);
-
-async function step(name, action) {
-	try {
-		await action();
-	} catch (error) {
-		await page.screenshot({ path: `${shots}/examples-failed-at-${name}.png` }).catch(() => undefined);
-		throw new Error(`step "${name}": ${error.message}`);
-	}
-	await page.screenshot({ path: `${shots}/examples-${name}.png` });
-	say(`${name}: ok`);
-}
+const { browser, page, step } = await openEditorPage(shots, (name) => `examples-${name}`, 'examples-failed-at-');
 
 async function openWorkflow(id) {
 	await page.goto(`${n8nUrl}/workflow/${id}`, { waitUntil: 'domcontentloaded' });
