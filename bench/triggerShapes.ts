@@ -1,5 +1,5 @@
-import { runCycle, type CycleSettings } from '../nodes/JobSearchTrigger/cycle';
-import type { TriggerState } from '../nodes/JobSearchTrigger/state';
+import { runCycle, type CycleSettings } from '../nodes/JobSearch/trigger/cycle';
+import type { TriggerState } from '../nodes/JobSearch/trigger/state';
 import { HARSH, MINUTE, arrayIndex, generateIndex, shownAt, type IndexShape } from '../test/trigger/indexModel';
 
 /** What one run of the trigger over a simulated stretch of days delivered, and what it cost. */

@@ -5,7 +5,7 @@ import { join } from 'path';
 import type { IConnections, IDataObject, INode } from 'n8n-workflow';
 
 import { startServer } from '../server';
-import { formatUsd } from '../nodes/JobSearch/pricing';
+import { formatUsd } from '../nodes/JobSearch/service/pricing';
 
 /**
  * `npm run demo`: the example search workflow (examples/search-then-get-job.json: Search Jobs,

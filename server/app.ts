@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { STATUS_CODES } from 'http';
 import type { Socket } from 'net';
 import { ServiceError, methodNotAllowed, notFound, payloadTooLarge, runtimeError, validationError } from './errors';
-import { MAX_BODY_BYTES } from '../nodes/JobSearch/service';
+import { MAX_BODY_BYTES } from '../nodes/JobSearch/service/plans';
 import { FaultQueue, parseFaultHeader } from './faults';
 import { JsonBodyError, parseJsonBody } from './jsonBody';
 import { validators } from './validation';

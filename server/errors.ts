@@ -1,4 +1,4 @@
-import { MAX_BODY_LABEL } from '../nodes/JobSearch/service';
+import { MAX_BODY_LABEL } from '../nodes/JobSearch/service/plans';
 
 /**
  * The service's error bodies (docs/service.md#errors). Every refusal, on either transport, is one of these, so

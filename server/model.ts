@@ -4,7 +4,7 @@
  * README ("Response fields"). Every field a search filter reads exists here.
  */
 
-import type { PlanName } from '../nodes/JobSearch/service';
+import type { PlanName } from '../nodes/JobSearch/service/plans';
 
 export type Plan = PlanName;
 

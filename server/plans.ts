@@ -1,5 +1,5 @@
-import { MICROCENTS_PER_USD, PRICE_MICROCENTS } from '../nodes/JobSearch/pricing';
-import { RATE_LIMIT_WINDOW_MS, SERVICE_PLANS } from '../nodes/JobSearch/service';
+import { MICROCENTS_PER_USD, PRICE_MICROCENTS } from '../nodes/JobSearch/service/pricing';
+import { RATE_LIMIT_WINDOW_MS, SERVICE_PLANS } from '../nodes/JobSearch/service/plans';
 import type { Plan } from './model';
 
 export { MICROCENTS_PER_USD };

@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 
 import { toNodeProperties } from '../../nodes/JobSearch/filters';
 import { JobSearch } from '../../nodes/JobSearch/JobSearch.node';
-import { JobSearchTrigger } from '../../nodes/JobSearchTrigger/JobSearchTrigger.node';
+import { JobSearchTrigger } from '../../nodes/JobSearch/JobSearchTrigger.node';
 
 // Lint sees only literal objects, so the generated filter fields would escape the n8n rules
 // that hand-written fields must pass. Print them as source and run the same rules over it.

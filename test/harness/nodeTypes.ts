@@ -78,11 +78,9 @@ export interface LoadedTypes {
 export function loadNodeTypes(): LoadedTypes {
 	const nodes: Record<string, INodeType> = {
 		[JOB_SEARCH_TYPE]: loadNodeClass('JobSearch', 'JobSearch')!,
+		[JOB_SEARCH_TRIGGER_TYPE]: loadNodeClass('JobSearch', 'JobSearchTrigger')!,
 		[INPUT_TYPE]: new InputNode(),
 	};
-	// The trigger is built in parallel: include it once its source exists.
-	const trigger = loadNodeClass('JobSearchTrigger', 'JobSearchTrigger');
-	if (trigger) nodes[JOB_SEARCH_TRIGGER_TYPE] = trigger;
 	const credential = new JobSearchApi();
 	const credentialTypes = new Map<string, ICredentialType>([[credential.name, credential]]);
 	const nodeTypes: INodeTypes = {

@@ -1,7 +1,7 @@
 import { NodeHelpers, type INodeParameters, type INodeProperties } from 'n8n-workflow';
 
 import { JOB_SEARCH_TYPE, loadNodeTypes } from '../harness/nodeTypes';
-import { PRICE_MICROCENTS } from '../../nodes/JobSearch/pricing';
+import { PRICE_MICROCENTS } from '../../nodes/JobSearch/service/pricing';
 
 const node = loadNodeTypes().nodes[JOB_SEARCH_TYPE];
 const { properties } = node.description;

@@ -60,7 +60,7 @@ describe("n8n's newer rules for community nodes", () => {
 	});
 
 	it('has no subcategories in the codex files (no-codex-subcategories)', () => {
-		for (const file of ['JobSearch/JobSearch.node.json', 'JobSearchTrigger/JobSearchTrigger.node.json']) {
+		for (const file of ['JobSearch/JobSearch.node.json', 'JobSearch/JobSearchTrigger.node.json']) {
 			const codex = JSON.parse(readFileSync(join(__dirname, '../../nodes', file), 'utf8')) as Record<string, unknown>;
 			expect(codex).not.toHaveProperty('subcategories');
 		}

@@ -5,7 +5,7 @@ jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep:
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { PRICE_MICROCENTS } from '../../nodes/JobSearch/pricing';
+import { PRICE_MICROCENTS } from '../../nodes/JobSearch/service/pricing';
 import { runJobSearch, search } from './helpers';
 import { answer, startScriptedHost, type ScriptedHost, type SeenRequest } from './scriptedHost';
 

@@ -2,8 +2,8 @@ import { recordingSleep, takeWaits } from './sleeps';
 
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: recordingSleep }));
 
-import { Pacer } from '../../nodes/JobSearch/actions/common/guards';
-import { PRICE_MICROCENTS } from '../../nodes/JobSearch/pricing';
+import { Pacer } from '../../nodes/JobSearch/actions/common/executionLimits';
+import { PRICE_MICROCENTS } from '../../nodes/JobSearch/service/pricing';
 import { startCountingProxy } from './countingProxy';
 import { getJob, runJobSearch, search, startTestService, type TestService } from './helpers';
 

@@ -2,7 +2,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { HarnessCredentials } from '../harness';
 
-import { PRICE_MICROCENTS } from '../../nodes/JobSearch/pricing';
+import { PRICE_MICROCENTS } from '../../nodes/JobSearch/service/pricing';
 import { createManualClock } from '../../server/clock';
 import type { Job } from '../../server/model';
 import { startBetweenPagesProxy, type BetweenPagesProxy } from './betweenPagesProxy';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 
 import type { FetchPage } from '../../nodes/JobSearch/paging/reader';
-import { runCycle, type CycleSettings } from '../../nodes/JobSearchTrigger/cycle';
-import { pruneSeen, readState, writeState, type TriggerState } from '../../nodes/JobSearchTrigger/state';
+import { runCycle, type CycleSettings } from '../../nodes/JobSearch/trigger/cycle';
+import { pruneSeen, readState, writeState, type TriggerState } from '../../nodes/JobSearch/trigger/state';
 import { propertyParameters } from '../support/property';
 import { MINUTE, arrayIndex, generateIndex, shownAt, type IndexShape, type IndexedJob } from './indexModel';
 

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { DIGEST_TEXT_MAX_CHARS, digestText } from '../../nodes/JobSearchTrigger/digest';
-import { NO_DATA_MESSAGE } from '../../nodes/JobSearchTrigger/noMatch';
+import { DIGEST_TEXT_MAX_CHARS, digestText } from '../../nodes/JobSearch/trigger/digest';
+import { NO_DATA_MESSAGE } from '../../nodes/JobSearch/trigger/noMatch';
 import { DAY_START, FAKE_DATE_ONLY, MINUTE, startHarnessed, type Harnessed, type TimeControl } from './scriptedDay';
 
 // The trigger's Output option (one item per job, or one digest per poll) and what "Fetch Test

@@ -2,7 +2,7 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { PRICE_MICROCENTS } from '../../nodes/JobSearch/pricing';
+import { PRICE_MICROCENTS } from '../../nodes/JobSearch/service/pricing';
 import { JOB_SEARCH_TRIGGER_TYPE, loadNodeTypes } from '../harness';
 import { createPoller } from '../harness/poll';
 import { DAY_START, FAKE_DATE_ONLY, HOUR, MINUTE, VERIFIED_CLIENTS, startHarnessed, type Harnessed, type TimeControl } from './scriptedDay';

@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import { createServer, request, type Server } from 'http';
 import type { IPollFunctions } from 'n8n-workflow';
 
-import { pollBudgetMs } from '../../nodes/JobSearchTrigger/budget';
-import { GUARD_KEY } from '../../nodes/JobSearchTrigger/guard';
+import { pollBudgetMs } from '../../nodes/JobSearch/trigger/pollTime';
+import { GUARD_KEY } from '../../nodes/JobSearch/trigger/pollLock';
 import { createPoller, type Poller } from '../harness/poll';
 import { listenOnLoopback } from '../node/loopbackServer';
 import { propertyParameters } from '../support/property';

@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData, IPairedItemData } from 'n8n-workf
 
 import { errorDetails } from '../transport/errors';
 import type { ToolUsage } from '../transport';
-import { microcentsToUsd } from '../pricing';
+import { microcentsToUsd } from '../service/pricing';
 
 /** `usage` as the node prints it: the service's microcents plus the same in USD for people. */
 export function usageFields(usage: ToolUsage): IDataObject {

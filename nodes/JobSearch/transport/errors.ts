@@ -1,8 +1,8 @@
 import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
 
 import { toolDefinitions, type ToolName } from '../filters';
-import { formatUsd } from '../pricing';
-import { MAX_BODY_LABEL, SERVICE_PLANS, plansWithPremiumAddon } from '../service';
+import { formatUsd } from '../service/pricing';
+import { MAX_BODY_LABEL, SERVICE_PLANS, plansWithPremiumAddon } from '../service/plans';
 import { headerValue } from './retry';
 import { RETRYABLE_STATUSES } from './tunables';
 import { PACKAGE_NAME } from './version';

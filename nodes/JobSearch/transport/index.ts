@@ -11,7 +11,7 @@ import {
 
 import type { ToolName } from '../filters';
 import { numberOption } from '../numberOption';
-import { MAX_BODY_BYTES } from '../service';
+import { MAX_BODY_BYTES } from '../service/plans';
 import { unsendable } from './body';
 import { checkEnvelope, type ToolResult } from './envelope';
 import { invalidResponseError, itemSuffix, networkError, operationError, redirectError, serviceError, tooLargeMessage } from './errors';

@@ -3,7 +3,7 @@
  * Node options (Max Retries, Max Retry Wait) override the defaults per execution.
  */
 
-import { RATE_LIMIT_WINDOW_MS } from '../service';
+import { RATE_LIMIT_WINDOW_MS } from '../service/plans';
 
 /** A 10,000-row search is a few MB; a minute covers it on a slow link without hanging a worker. */
 export const REQUEST_TIMEOUT_SECONDS = 60;

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { ToolName } from '../../filters';
-import { PRICE_MICROCENTS, formatUsd } from '../../pricing';
+import { PRICE_MICROCENTS, formatUsd } from '../../service/pricing';
 import { toolDescriptionProperty, withUsage } from '../../output';
 import { jobUidField } from '../common/fields';
 import { readJobUid } from '../common/jobUid';

@@ -9,8 +9,8 @@ import {
 	REQUEST_TIMEOUT_SECONDS,
 } from '../../transport/tunables';
 import { numberOption } from '../../numberOption';
-import { MICROCENTS_PER_USD, PRICE_MICROCENTS, formatUsd } from '../../pricing';
-import { SERVICE_PLANS, minIntervalMsFor, plansWithPremiumAddon } from '../../service';
+import { MICROCENTS_PER_USD, PRICE_MICROCENTS, formatUsd } from '../../service/pricing';
+import { SERVICE_PLANS, minIntervalMsFor, plansWithPremiumAddon } from '../../service/plans';
 import type { ItemOptions } from '../types';
 
 /** What to do on a 403 addon_forbidden, shown where the operation can need the premium addon. */

@@ -6,7 +6,7 @@ import { errorItem } from '../../output';
 import { errorDetails, serviceError } from '../../transport/errors';
 import type { ItemRun, Operation } from '../types';
 import { executionSettings, itemOptions } from './options';
-import { CreditBudget, Pacer } from './guards';
+import { CreditBudget, Pacer } from './executionLimits';
 
 /**
  * Which premium addon a call needs, as a key for remembering refusals; undefined when none.

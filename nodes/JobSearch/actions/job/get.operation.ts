@@ -8,7 +8,7 @@ import {
 	withUsage,
 	type ToolOutputChoice,
 } from '../../output';
-import { PRICE_MICROCENTS, formatUsd } from '../../pricing';
+import { PRICE_MICROCENTS, formatUsd } from '../../service/pricing';
 import { jobUidField } from '../common/fields';
 import { readJobUid } from '../common/jobUid';
 import { callPremium } from '../common/premium';

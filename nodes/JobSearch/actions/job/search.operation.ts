@@ -22,7 +22,7 @@ import {
 	withUsage,
 } from '../../output';
 import { numberOption } from '../../numberOption';
-import { PRICE_MICROCENTS, formatUsd } from '../../pricing';
+import { PRICE_MICROCENTS, formatUsd } from '../../service/pricing';
 import type { SearchJobsData, ToolResult, ToolUsage } from '../../transport';
 import { operationError } from '../../transport/errors';
 import { readToolOutput } from '../common/toolOutput';

@@ -1,7 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { MAX_ROWS_PER_CALL } from '../../filters';
-import { PRICE_MICROCENTS } from '../../pricing';
+import { PRICE_MICROCENTS } from '../../service/pricing';
 import { Reader, TimeBoundIgnored, type FetchPage } from '../../paging/reader';
 import { operationError, type SearchJobsData, type ToolResult, type ToolUsage } from '../../transport';
 import { itemSuffix } from '../../transport/errors';

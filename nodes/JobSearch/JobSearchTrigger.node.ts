@@ -6,9 +6,9 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { builderHint } from '../JobSearch/builderHint';
-import { properties } from './description';
-import { poll } from './poll';
+import { builderHint } from './builderHint';
+import { properties } from './trigger/description';
+import { poll } from './trigger/poll';
 
 export class JobSearchTrigger implements INodeType {
 	description: INodeTypeDescription = {

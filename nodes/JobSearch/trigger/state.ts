@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { TimeRange } from '../JobSearch/paging/reader';
+import type { TimeRange } from '../paging/reader';
 
 /**
  * A round of the late-job sweep: every stretch between two jobs already read, from `sweptMs`

@@ -1,15 +1,15 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { simplifyJob, withCallUsage } from '../JobSearch/output';
-import { formatUsd } from '../JobSearch/pricing';
-import { callTool, type SearchJobsData, type ToolResult, type ToolUsage } from '../JobSearch/transport';
-import { DEFAULT_MAX_RETRY_WAIT_MS } from '../JobSearch/transport/tunables';
+import { simplifyJob, withCallUsage } from '../output';
+import { formatUsd } from '../service/pricing';
+import { callTool, type SearchJobsData, type ToolResult, type ToolUsage } from '../transport';
+import { DEFAULT_MAX_RETRY_WAIT_MS } from '../transport/tunables';
 import { runCycle, type CycleOutcome } from './cycle';
 import { asTriggerOutput } from './digest';
 import { noMatchingJob } from './noMatch';
-import type { FetchPage } from '../JobSearch/paging/reader';
+import type { FetchPage } from '../paging/reader';
 import { readSettings, type TriggerSettings } from './settings';
-import { GUARD_KEY, releaseGuard, takeGuard } from './guard';
+import { GUARD_KEY, releaseGuard, takeGuard } from './pollLock';
 import { readState, writeState } from './state';
 import { MANUAL_SAMPLE_SIZE, POLL_BUDGET_SHARE } from './tunables';
 

@@ -1,7 +1,7 @@
 import { sleep, type IDataObject, type INode } from 'n8n-workflow';
 
 import { toolDefinitions, type ToolName } from '../../filters';
-import { formatUsd, worstCaseMicrocents } from '../../pricing';
+import { formatUsd, worstCaseMicrocents } from '../../service/pricing';
 import { operationError } from '../../transport/errors';
 
 /**

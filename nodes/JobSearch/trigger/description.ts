@@ -6,9 +6,9 @@ import {
 	additionalFiltersOption,
 	legacyAdditionalFiltersProperty,
 	toNodeProperties,
-} from '../JobSearch/filters';
-import { includeUsageOption, simplifyProperty } from '../JobSearch/output';
-import { PRICE_MICROCENTS, formatUsd } from '../JobSearch/pricing';
+} from '../filters';
+import { includeUsageOption, simplifyProperty } from '../output';
+import { PRICE_MICROCENTS, formatUsd } from '../service/pricing';
 import {
 	CHECK_MIN_ROWS,
 	DEFAULT_MAX_JOBS_PER_POLL,

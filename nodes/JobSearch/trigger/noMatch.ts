@@ -1,7 +1,7 @@
 import type { IDataObject, INode, NodeOperationError } from 'n8n-workflow';
 
-import { FILTER_BY_KEY } from '../JobSearch/filters';
-import { operationError } from '../JobSearch/transport';
+import { FILTER_BY_KEY } from '../filters';
+import { operationError } from '../transport';
 
 /** n8n's own polling triggers (Google Calendar, Google Drive) say this when a test finds nothing. */
 export const NO_DATA_MESSAGE = 'No data with the current filter could be found';

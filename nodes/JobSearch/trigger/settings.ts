@@ -1,11 +1,11 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { ADDITIONAL_FILTERS, searchFiltersFromParameters } from '../JobSearch/filters';
-import { numberOption } from '../JobSearch/numberOption';
-import { operationError } from '../JobSearch/transport';
+import { ADDITIONAL_FILTERS, searchFiltersFromParameters } from '../filters';
+import { numberOption } from '../numberOption';
+import { operationError } from '../transport';
 import type { CycleSettings } from './cycle';
 import { TRIGGER_OWNED_KEYS } from './description';
-import { pollBudgetMs } from './budget';
+import { pollBudgetMs } from './pollTime';
 import { DEFAULT_MAX_JOBS_PER_POLL, DEFAULT_LATE_WINDOW_MINUTES, DEFAULT_ROWS_PER_REQUEST } from './tunables';
 
 const MINUTE_MS = 60_000;

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { Reader, compareNewestFirst, type FetchPage, type ReadJob, type ReadLimits, type TimeRange } from '../JobSearch/paging/reader';
+import { Reader, compareNewestFirst, type FetchPage, type ReadJob, type ReadLimits, type TimeRange } from '../paging/reader';
 import { freshPace, pruneSeen, type SweepPace, type SweepPass, type TriggerState } from './state';
 import {
 	CHECK_MIN_ROWS,

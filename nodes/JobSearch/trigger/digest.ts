@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
-import { budgetOf } from '../JobSearch/output';
+import { budgetOf } from '../output';
 
 /**
  * Telegram refuses a message over 4,096 characters (Slack and e-mail take more): the digest text

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEFAULT_ROWS_PER_CALL, type ToolName } from './filters';
+import { DEFAULT_ROWS_PER_CALL, type ToolName } from '../filters';
 
 /** 1 USD = 100,000,000 microcents: the service meters credit in microcents. */
 export const MICROCENTS_PER_USD = 100_000_000;
