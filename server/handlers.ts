@@ -49,7 +49,8 @@ interface Served {
 
 function serve(state: ServiceState, tool: ToolName, input: Record<string, unknown>): Served {
 	if (tool === 'search_jobs') {
-		const result = search(state.store, compileQuery(input, state.clock.now()));
+		// The service computes searchPeriod on its own clock, the index's.
+		const result = search(state.store, compileQuery(input, state.store.now()), state.store.answerShape());
 		const cost = result.jobs.length * PRICES.search_jobs;
 		return { data: result, cost, needed: Math.max(cost, PRICES.search_jobs) };
 	}

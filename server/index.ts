@@ -15,6 +15,7 @@ export { createManualClock, type Clock } from './clock';
 export type { Job, Plan } from './model';
 export type { Fault } from './faults';
 export type { ScriptedJob } from './store';
+export type { Burst, LiveOptions } from './liveOptions';
 export type { AuthenticatedRequest } from './app';
 
 export interface StartServerOptions {

@@ -1,5 +1,7 @@
 import { CATEGORY_GROUPS, DEFAULT_ROWS_PER_CALL, type CountryLocation } from '../nodes/JobSearch/filters';
+import { approximateTotal } from './liveOptions';
 import type { Job } from './model';
+import type { Random } from './random';
 import { compareEntries, firstAtOrBefore, firstBefore, type Entry, type JobStore } from './store';
 
 /** A search_jobs body that already passed the JSON Schema. */
@@ -19,6 +21,14 @@ export interface CompiledQuery {
 export interface SearchResult {
 	jobs: Job[];
 	total: number;
+}
+
+/** How an index answers beyond the jobs it finds: the documented answer when both are absent. */
+export interface AnswerShape {
+	/** `total` rounded as search engines report large counts (see approximateTotal). */
+	approximateTotals?: boolean;
+	/** Ties in createdAt come back shuffled with this stream instead of by uid descending. */
+	tieOrder?: Random;
 }
 
 const HOUR_MS = 3_600_000;
@@ -241,23 +251,43 @@ function windowOf(entries: readonly Entry[], query: CompiledQuery): readonly Ent
 	return entries.slice(firstAtOrBefore(entries, query.toMs), firstBefore(entries, query.fromMs));
 }
 
-function collect(candidates: Iterable<Entry>, query: CompiledQuery): SearchResult {
-	const jobs: Job[] = [];
+function collect(candidates: Iterable<Entry>, query: CompiledQuery, shape: AnswerShape = {}): SearchResult {
+	const page: Entry[] = [];
 	let total = 0;
+	const { tieOrder } = shape;
 	outer: for (const entry of candidates) {
 		for (const predicate of query.predicates) if (!predicate(entry.job)) continue outer;
 		total++;
-		if (jobs.length < query.limit) jobs.push(entry.job);
+		// With shuffled ties the page keeps the whole group it ends in, so any member may land on it.
+		if (page.length < query.limit || (tieOrder && page.length > 0 && entry.createdMs === page[page.length - 1].createdMs)) page.push(entry);
 	}
-	return { jobs, total };
+	if (tieOrder) {
+		shuffleTies(page, tieOrder);
+		page.length = Math.min(page.length, query.limit);
+	}
+	return { jobs: page.map((entry) => entry.job), total: shape.approximateTotals ? approximateTotal(total) : total };
+}
+
+/** Shuffles each run of entries that share a createdAt, in place (Fisher-Yates within the run). */
+function shuffleTies(entries: Entry[], random: Random): void {
+	let start = 0;
+	while (start < entries.length) {
+		let end = start + 1;
+		while (end < entries.length && entries[end].createdMs === entries[start].createdMs) end++;
+		for (let i = end - 1; i > start; i--) {
+			const j = start + Math.floor(random() * (i - start + 1));
+			[entries[i], entries[j]] = [entries[j], entries[i]];
+		}
+		start = end;
+	}
 }
 
 /** Binary-searches the window in the index of each asked category, then filters only those. */
-export function search(store: JobStore, query: CompiledQuery): SearchResult {
-	if (query.categories === null) return collect(windowOf(store.visible(), query), query);
+export function search(store: JobStore, query: CompiledQuery, shape: AnswerShape = {}): SearchResult {
+	if (query.categories === null) return collect(windowOf(store.visible(), query), query, shape);
 	const parts = [...query.categories].map((c) => windowOf(store.visibleInCategory(c), query));
 	const candidates = parts.length === 1 ? parts[0] : parts.flat().sort(compareEntries);
-	return collect(candidates, query);
+	return collect(candidates, query, shape);
 }
 
 /** The same answer by scanning every job: the baseline the index is measured and checked against. */
