@@ -1,7 +1,7 @@
 import { readFileSync } from 'fs';
 import { parseArgs } from 'util';
 import type { AccountSeed } from './accounts';
-import { startServer } from './index';
+import { startServer, type StartServerOptions } from './index';
 import type { Burst, LiveOptions } from './liveOptions';
 import { PLAN_NAMES } from './plans';
 import type { Plan } from './model';
@@ -42,9 +42,11 @@ Live shapes (each off by default; the LiveOptions field in brackets):
  */
 const LIVE_FAST = { postingsPerHour: 360, minLagMs: 20_000, maxLagMs: 20_000 };
 
+/** A command line the server cannot start from: printed with the usage, exit code 2. */
+export class UsageError extends Error {}
+
 function fail(message: string): never {
-	console.error(`${message}\n\n${USAGE}`);
-	process.exit(2);
+	throw new UsageError(message);
 }
 
 function integerOption(name: string, value: string | undefined, fallback: number): number {
@@ -113,10 +115,14 @@ function readAccounts(file: string): AccountSeed[] {
 	return accounts as AccountSeed[];
 }
 
-async function main(): Promise<void> {
+export type CommandLine = { help: true } | { help: false; options: StartServerOptions & { port: number } };
+
+/** The command line as server options; a bad flag or value throws a UsageError naming it. Reads --accounts' file. */
+export function parseCommandLine(args: string[]): CommandLine {
 	let values;
 	try {
 		({ values } = parseArgs({
+			args,
 			options: {
 				port: { type: 'string' },
 				accounts: { type: 'string' },
@@ -141,24 +147,42 @@ async function main(): Promise<void> {
 	} catch (error) {
 		fail((error as Error).message);
 	}
-	if (values.help) {
-		console.log(USAGE);
-		return;
+	if (values.help) return { help: true };
+	return {
+		help: false,
+		options: {
+			port: integerOption('port', values.port, 8787),
+			accounts: values.accounts ? readAccounts(values.accounts) : undefined,
+			jobs: integerOption('jobs', values.jobs, 2000),
+			seed: integerOption('seed', values.seed, 1),
+			faults: values.faults === true,
+			live: liveOptions(values),
+			adminToken: values['admin-token'],
+		},
+	};
+}
+
+async function main(): Promise<void> {
+	let server;
+	let commandLine: CommandLine;
+	try {
+		commandLine = parseCommandLine(process.argv.slice(2));
+		if (commandLine.help) {
+			console.log(USAGE);
+			return;
+		}
+		// Live options are checked as the server starts: a bad one is a usage mistake too.
+		server = await startServer(commandLine.options).catch((error: Error) => fail(error.message));
+	} catch (error) {
+		if (!(error instanceof UsageError)) throw error;
+		console.error(`${error.message}\n\n${USAGE}`);
+		process.exit(2);
 	}
-	const server = await startServer({
-		port: integerOption('port', values.port, 8787),
-		accounts: values.accounts ? readAccounts(values.accounts) : undefined,
-		jobs: integerOption('jobs', values.jobs, 2000),
-		seed: integerOption('seed', values.seed, 1),
-		faults: values.faults === true,
-		live: liveOptions(values),
-		adminToken: values['admin-token'],
-	}).catch((error: Error) => fail(error.message));
 	// Scripts wait for exactly this first line before they talk to the server.
 	console.log(`listening on ${server.url}`);
 	console.log(`mcp: ${server.mcpUrl}`);
 	for (const [plan, key] of Object.entries(server.admin.demoKeys)) console.log(`demo key (${plan}): ${key}`);
-	if (!values['admin-token']) console.log(`admin token: ${server.admin.token}`);
+	if (!commandLine.options.adminToken) console.log(`admin token: ${server.admin.token}`);
 	const stop = () => {
 		server.close().then(
 			() => process.exit(0),
@@ -169,4 +193,5 @@ async function main(): Promise<void> {
 	process.once('SIGTERM', stop);
 }
 
-void main();
+// Imported (by its tests) it only parses; run, it serves.
+if (require.main === module) void main();
