@@ -79,10 +79,10 @@ function mergeSorted(into: Entry[], batch: Entry[]): Entry[] {
 	return out;
 }
 
-/** Where `entry` sits in `list` (newest first), or -1. */
+/** Where `entry` sits in `list` (newest first), or -1: createdAt and uid place an entry exactly. */
 function indexOfEntry(list: readonly Entry[], entry: Entry): number {
 	const at = firstIndexNotAhead(list.length, (i) => compareEntries(list[i], entry) < 0);
-	return list[at] === entry ? at : list.indexOf(entry);
+	return list[at] === entry ? at : -1;
 }
 
 /** Takes `gone` out of `list`: one splice each when few, else one pass. */
@@ -123,6 +123,16 @@ interface LiveState extends ResolvedLive {
 	nextBurst: number;
 }
 
+/** The visible entries that pass a search's filters, newest first, kept up to date as the index changes. */
+interface StandingFilter {
+	passes: (job: Job) => boolean;
+	entries: Entry[];
+}
+
+// Searches repeat a handful of filters (a trigger asks the same one every poll); beyond this many,
+// the least recently asked is dropped and rebuilt if asked again.
+const MAX_STANDING_FILTERS = 16;
+
 const MINUTE_MS = 60_000;
 // A repost comes 20 to 60 minutes after the posting, as the trigger's test model has it.
 const REPOST_MIN_MS = 20 * MINUTE_MS;
@@ -137,6 +147,7 @@ export class JobStore {
 	private entries: Entry[] = [];
 	private byCategory = new Map<string, Entry[]>();
 	private byUid = new Map<string, Entry>();
+	private standing = new Map<string, StandingFilter>();
 	private pending: Pending[] = [];
 	private removals: { uid: string; at: number }[] = [];
 	private reposts: Repost[] = [];
@@ -187,6 +198,24 @@ export class JobStore {
 	visibleInCategory(category: string): readonly Entry[] {
 		this.catchUp();
 		return this.byCategory.get(category) ?? [];
+	}
+
+	/**
+	 * What is visible and passes `passes`, newest first: kept like the category index, so a
+	 * filtered search over a busy day reads its window, not every job in it. `key` names the filter
+	 * (the same key must always come with the same test).
+	 */
+	visibleMatching(key: string, passes: (job: Job) => boolean): readonly Entry[] {
+		this.catchUp();
+		let filter = this.standing.get(key);
+		if (filter) {
+			this.standing.delete(key);
+		} else {
+			filter = { passes, entries: this.entries.filter((entry) => passes(entry.job)) };
+			if (this.standing.size >= MAX_STANDING_FILTERS) this.standing.delete(this.standing.keys().next().value!);
+		}
+		this.standing.set(key, filter);
+		return filter.entries;
 	}
 
 	/** A visible job by uid: a posting still in ingestion is not found, as upstream. */
@@ -253,6 +282,10 @@ export class JobStore {
 		for (const [category, list] of perCategory) {
 			this.byCategory.set(category, mergeSorted(this.byCategory.get(category) ?? [], list));
 		}
+		for (const filter of this.standing.values()) {
+			const passing = batch.filter((entry) => filter.passes(entry.job));
+			if (passing.length > 0) filter.entries = mergeSorted(filter.entries, passing);
+		}
 	}
 
 	private detach(gone: readonly Entry[]): void {
@@ -265,6 +298,10 @@ export class JobStore {
 		}
 		for (const [category, list] of perCategory) {
 			this.byCategory.set(category, withoutEntries(this.byCategory.get(category) ?? [], list));
+		}
+		for (const filter of this.standing.values()) {
+			const passing = gone.filter((entry) => filter.passes(entry.job));
+			if (passing.length > 0) filter.entries = withoutEntries(filter.entries, passing);
 		}
 	}
 

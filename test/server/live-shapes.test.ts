@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import { createManualClock, startServer } from '../../server';
 import { approximateTotal, resolveLiveOptions, type LiveOptions } from '../../server/liveOptions';
-import { compileQuery, search, type SearchBody } from '../../server/search';
+import { compileQuery, search, searchByFullScan, type SearchBody } from '../../server/search';
 import { compareEntries, JobStore, type Entry } from '../../server/store';
+import { propertyParameters } from '../support/property';
 import { startTestServer, T0 } from './helpers';
 
 const MINUTE = 60_000;
@@ -186,14 +188,17 @@ describe('ties', () => {
 		expect(groupsA.some((g) => g.some((uid, i) => i > 0 && (uid.length > g[i - 1].length || uid > g[i - 1])))).toBe(true);
 	});
 
-	it('put different members of the group a page ends in on the page, from one request to the next', () => {
+	it.each<[string, SearchBody]>([
+		['without a filter', {}],
+		['with a filter', { 'client.paymentMethodVerified': true }],
+	])('put different members of the group a page ends in on the page, from one request to the next, %s', (_, filter) => {
 		const { clock, store } = liveStore({ ...ties, unstableTieOrder: true });
 		clock.advance(2 * HOUR);
-		const newest = tieGroups(find(store).jobs);
+		const newest = tieGroups(find(store, filter).jobs);
 		const limit = newest[0].length + 3;
 		const seen = new Set<string>();
 		for (let i = 0; i < 10; i++) {
-			const page = find(store, { limit }).jobs;
+			const page = find(store, { ...filter, limit }).jobs;
 			expect(page).toHaveLength(limit);
 			expect(new Set(page.map((j) => j.uid))).toEqual(expect.objectContaining({ size: limit }));
 			expect(page.slice(newest[0].length).every((j) => newest[1].includes(j.uid))).toBe(true);
@@ -365,6 +370,72 @@ describe('clock skew', () => {
 			expect(oldest).toBeGreaterThanOrEqual(t.clock.now() - 20 * MINUTE - HOUR);
 		} finally {
 			await t.server.close();
+		}
+	});
+});
+
+describe('standing filters', () => {
+	const messy: LiveOptions = {
+		model: 'out-of-order',
+		postingsPerHour: 300,
+		arrivals: 'poisson',
+		roundCreatedAtMs: 1000,
+		removalShare: 0.1,
+		removalMinMs: 0,
+		removalMaxMs: 20 * MINUTE,
+		stragglerShare: 0.05,
+		repostShare: 0.2,
+		bursts: [{ at: T0 + HOUR, count: 300, spreadMs: MINUTE }],
+	};
+	const filter = fc.record(
+		{
+			jobCategories: fc.constantFrom(['All - Web, Mobile & Software Dev'], ['Web Development', 'Legal']),
+			'client.paymentMethodVerified': fc.constant(true),
+			'budget.hourlyRate.min': fc.constantFrom('20', '40'),
+			'vendor.includeFeatured': fc.constant(false),
+			'includeKeywords.keywords': fc.constantFrom(['api'], ['design', 'data']),
+		},
+		{ requiredKeys: [] },
+	);
+	const step = fc.record({
+		advanceMs: fc.integer({ min: 0, max: 20 * MINUTE }),
+		filter,
+		window: fc.oneof(
+			fc.record({ searchPeriod: fc.constantFrom('1h', '24h') }),
+			fc.record({ fromAgoMs: fc.integer({ min: 0, max: 3 * HOUR }), spanMs: fc.integer({ min: 0, max: 2 * HOUR }) }),
+		),
+		limit: fc.integer({ min: 1, max: 200 }),
+	});
+
+	it('answer what a full scan answers while jobs show, move, straggle and go', () => {
+		fc.assert(
+			fc.property(fc.array(step, { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 1000 }), (steps, seed) => {
+				const { clock, store } = liveStore(messy, seed, 100);
+				clock.advance(HOUR);
+				for (const { advanceMs, filter: f, window, limit } of steps) {
+					clock.advance(advanceMs);
+					const bounds =
+						'searchPeriod' in window
+							? window
+							: { fromDate: iso(store.now() - window.fromAgoMs - window.spanMs), toDate: iso(store.now() - window.fromAgoMs) };
+					const query = compileQuery({ ...f, ...bounds, limit }, store.now());
+					expect(search(store, query)).toEqual(searchByFullScan(store, query));
+				}
+			}),
+			propertyParameters(30, 20261124),
+		);
+	});
+
+	it('answer right after more filters were asked than the store keeps', () => {
+		const { clock, store } = liveStore(messy);
+		clock.advance(3 * HOUR);
+		const filters = Array.from({ length: 20 }, (_, i) => ({ 'budget.hourlyRate.min': String(i * 3), 'client.paymentMethodVerified': true }));
+		for (let round = 0; round < 2; round++) {
+			for (const f of filters) {
+				clock.advance(MINUTE);
+				const query = compileQuery({ ...f, searchPeriod: '24h', limit: 50 }, store.now());
+				expect(search(store, query)).toEqual(searchByFullScan(store, query));
+			}
 		}
 	});
 });
