@@ -61,9 +61,9 @@ export interface LiveOptions {
 	roundCreatedAtMs?: number;
 	/**
 	 * How far the index's clock runs behind the server's (negative: ahead). createdAt, visibility,
-	 * removals, reposts, bursts and `searchPeriod` are on the index's clock, `clock.now() -
-	 * skewMs`; requests and rate limits on the server's. The trigger's test model calls the same
-	 * difference `skewMs` (n8n's clock minus the index's).
+	 * removals, reposts, bursts, `searchPeriod` and scripted jobs' default createdAt and visibleAt
+	 * are on the index's clock, `clock.now() - skewMs`; requests and rate limits on the server's.
+	 * The trigger's test model calls the same difference `skewMs` (n8n's clock minus the index's).
 	 */
 	skewMs?: number;
 }
