@@ -49,7 +49,7 @@ describe('errors the service answers', () => {
 
 	it('repeats the service field message on 400 and does not retry it', async () => {
 		const { id, credentials } = await service.account('pro');
-		const { error } = await runJobSearch(search({ additionalFilters: '{"budget.hourlyRat.min": "5"}', options: { maxRetries: 3 } }), {
+		const { error } = await runJobSearch(search({ options: { additionalFilters: '{"budget.hourlyRat.min": "5"}', maxRetries: 3 } }), {
 			credentials,
 		});
 		expect(error?.message).toMatch(/^The service rejected the input: .*budget\.hourlyRat\.min/);
@@ -124,7 +124,7 @@ describe('errors the service answers', () => {
 		const { credentials } = await service.account('pro');
 		// A key the node's pre-flight leaves to the server, so the oversized body is actually sent (a keyword that long is refused before sending).
 		const huge = JSON.stringify({ padding: 'x'.repeat(10.5 * 1024 * 1024) });
-		const { error } = await runJobSearch(search({ additionalFilters: huge }), { credentials });
+		const { error } = await runJobSearch(search({ options: { additionalFilters: huge } }), { credentials });
 		expect(error?.message).toContain('10 MiB');
 		expect(detailsOf(error)?.error_code).toBe('payload_too_large');
 	});

@@ -123,7 +123,7 @@ describe('error texts at the edges', () => {
 		const credentials = await hostWith((_req, res) => answer(res, 200, envelope));
 		// An unknown key: the schema's own bounds would refuse a keyword that long first.
 		const huge = JSON.stringify({ padding: 'x'.repeat(10.5 * 1024 * 1024) });
-		const { error } = await runJobSearch(search({ additionalFilters: huge, options: { maxRetries: 3 } }), { credentials });
+		const { error } = await runJobSearch(search({ options: { additionalFilters: huge, maxRetries: 3 } }), { credentials });
 		expect(error?.message).toBe('The request is 10.5 MiB, more than the service accepts (10 MiB per call) [item 0]');
 		expect(detailsOf(error)?.error_code).toBe('payload_too_large');
 		expect(host!.requests()).toEqual([]);
@@ -178,7 +178,7 @@ describe('input that would be sent wrong', () => {
 		['a nested key', '{"client.includeLocations": [{"__proto__": {}, "type": "COUNTRY", "value": "US"}]}'],
 	])('refuses a "__proto__" key in Additional Filters with %s before sending anything', async (_name, additionalFilters) => {
 		const { id, credentials } = await service.account('pro');
-		const { error } = await runJobSearch(search({ additionalFilters }), { credentials, input: [{}, {}] });
+		const { error } = await runJobSearch(search({ options: { additionalFilters } }), { credentials, input: [{}, {}] });
 		expect(error?.message).toBe('Additional Filters (JSON) has a key "__proto__", which is no filter [item 0]');
 		expect(detailsOf(error)?.error_code).toBe('invalid_input');
 		expect(service.server.admin.callLog(id)).toEqual([]);

@@ -75,7 +75,7 @@ describe('the API key', () => {
 			[free.key, () => runJobSearch(clientOp('getActivity', job.uid), { credentials: free.credentials })],
 			[free.key, () => runJobSearch(search({ options: { maxRetryWaitSeconds: 0 } }), { credentials: free.credentials, input: [{}, {}] })],
 			[pro.key, () => runJobSearch(getJob('1'), { credentials: pro.credentials })],
-			[pro.key, () => runJobSearch(search({ additionalFilters: '{"nope": 1}' }), { credentials: pro.credentials })],
+			[pro.key, () => runJobSearch(search({ options: { additionalFilters: '{"nope": 1}' } }), { credentials: pro.credentials })],
 			[
 				pro.key,
 				() => {

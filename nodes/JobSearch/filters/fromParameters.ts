@@ -30,8 +30,8 @@ export function additionalFiltersOption(displayOptions?: IDisplayOptions): INode
 }
 
 /**
- * Additional Filters (JSON) used to be a top-level field. n8n drops saved parameters a node no
- * longer declares, so this hidden one keeps such a workflow's value, which still applies.
+ * A hidden top-level Additional Filters, which nothing reads: only the trigger's description still
+ * declares it, and it goes with that line.
  */
 export function legacyAdditionalFiltersProperty(displayOptions?: IDisplayOptions): INodeProperties {
 	return {
@@ -43,14 +43,10 @@ export function legacyAdditionalFiltersProperty(displayOptions?: IDisplayOptions
 	};
 }
 
-/**
- * The one place that reads Additional Filters (JSON): the Options entry when it is set, else the
- * top-level value of a workflow saved before the field moved. `parameter` reads a node parameter.
- */
+/** Additional Filters (JSON), an entry of the Options collection of both nodes. `parameter` reads a node parameter. */
 export function readAdditionalFilters(parameter: (name: string) => unknown): unknown {
 	const options = parameter(OPTIONS);
-	const entry = typeof options === 'object' && options !== null ? (options as Record<string, unknown>)[ADDITIONAL_FILTERS] : undefined;
-	return entry !== undefined ? entry : parameter(ADDITIONAL_FILTERS);
+	return typeof options === 'object' && options !== null ? (options as Record<string, unknown>)[ADDITIONAL_FILTERS] : undefined;
 }
 
 type Parsed = { filters: Record<string, unknown> } | { issue: FilterIssue };

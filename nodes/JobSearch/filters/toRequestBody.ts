@@ -113,10 +113,7 @@ export function toRequestBody(
 	};
 	for (const spec of FILTERS) {
 		const name = toParameterName(spec.key);
-		const own = (collections[GROUP_COLLECTIONS[spec.group].name] ?? {})[name];
-		// A field that moved to another group still counts from a workflow saved before the move.
-		const moved = Object.values(collections).find((c) => c !== undefined && c[name] !== undefined)?.[name];
-		put(spec.key, own ?? moved);
+		put(spec.key, (collections[GROUP_COLLECTIONS[spec.group].name] ?? {})[name]);
 	}
 	for (const [key, value] of Object.entries(extra)) put(key, value);
 	return body as SearchJobsBody;

@@ -1,10 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import {
-	ADDITIONAL_FILTERS,
 	FILTER_BY_KEY,
 	MAX_ROWS_PER_CALL,
-	legacyAdditionalFiltersProperty,
 	searchFiltersFromParameters,
 	toNodeProperties,
 } from '../../filters';
@@ -83,7 +81,6 @@ export const description: INodeProperties[] = [
 		description: `The most jobs one call of the AI model may return, whatever Limit or Return All say (each job costs ${formatUsd(PRICE_MICROCENTS.search_jobs)}). The model cannot raise it.`,
 	},
 	...toNodeProperties({ omit: ['limit'], displayOptions: { show } }),
-	legacyAdditionalFiltersProperty({ show }),
 ];
 
 /** What one item sends: its search_jobs body, and how to shape the answer. */
@@ -111,7 +108,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): SearchReque
 	const tool = isToolCall(this);
 	const { limit, returnAll } = rowsToAsk.call(this, itemIndex, tool);
 	const { body, issues } = searchFiltersFromParameters(
-		(name) => this.getNodeParameter(name, itemIndex, name === ADDITIONAL_FILTERS ? '{}' : {}),
+		(name) => this.getNodeParameter(name, itemIndex, {}),
 		{ limit },
 		{ timeZone: this.getTimezone() },
 		{ limit: 'Limit' },
