@@ -48,10 +48,6 @@ export class CreditBudget {
 		this.reserved -= reservation;
 		this.spent += consumedMicrocents;
 	}
-
-	get spentMicrocents(): number {
-		return this.spent;
-	}
 }
 
 /** Where the pacer reads the time and how it waits; a test passes its own. */
