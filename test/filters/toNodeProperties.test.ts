@@ -95,16 +95,12 @@ describe('toNodeProperties', () => {
 		expect(field('limit').typeOptions).toMatchObject({ minValue: 1, maxValue: 10000, numberPrecision: 0 });
 	});
 
-	it('leaves out the keys a node controls itself and applies its display options', () => {
-		const trigger = toNodeProperties({
-			omit: ['limit', 'searchPeriod', 'fromDate', 'toDate'],
-			displayOptions: { show: { operation: ['search'] } },
-		});
+	it('leaves out the keys a node controls itself', () => {
+		const trigger = toNodeProperties({ omit: ['limit', 'searchPeriod', 'fromDate', 'toDate'] });
 		const names = trigger.flatMap(fieldsOf).map((f) => f.name);
 		expect(names).not.toContain('limit');
 		expect(names).not.toContain('fromDate');
 		expect(names).toContain('jobCategories');
-		for (const c of trigger) expect(c.displayOptions).toEqual({ show: { operation: ['search'] } });
 	});
 
 	it('describes boolean filters starting with "Whether", as n8n asks', () => {

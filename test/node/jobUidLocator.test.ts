@@ -1,7 +1,7 @@
 import { NodeHelpers, type IDataObject, type INodeParameters, type INodeProperties } from 'n8n-workflow';
 
 import { JobSearch } from '../../nodes/JobSearch/JobSearch.node';
-import { JOB_LINK_UID_PATTERN } from '../../nodes/JobSearch/actions/common/jobLink';
+import { JOB_LINK_UID_PATTERN } from '../../nodes/JobSearch/actions/common/jobUid';
 import { clientOp, getJob, runJobSearch, startTestService, type TestService } from './helpers';
 import { callAsTool } from './toolHarness';
 

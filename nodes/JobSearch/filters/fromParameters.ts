@@ -1,4 +1,4 @@
-import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { GROUP_COLLECTIONS } from './naming';
 import { hasProtoKey } from './protoKey';
@@ -7,44 +7,22 @@ import type { FilterIssue, SearchJobsBody } from './types';
 import { objectAsTextIssues, validate } from './validate';
 
 export const ADDITIONAL_FILTERS = 'additionalFilters';
-const ADDITIONAL_FILTERS_TITLE = 'Additional Filters (JSON)';
+export const ADDITIONAL_FILTERS_TITLE = 'Additional Filters (JSON)';
 const ADDITIONAL_FILTERS_HOW_TO = 'Write one JSON object of flat wire keys, e.g. {"budget.hourlyRate.min": "40"}.';
 
 /** The collection Additional Filters (JSON) is an entry of, in both nodes. */
 const OPTIONS = 'options';
 
 /**
- * The escape hatch for filter keys the schema does not know yet, as an entry of the Options
- * collection (n8n's rules keep optional JSON out of the top level); merged last, so it wins.
- */
-export function additionalFiltersOption(displayOptions?: IDisplayOptions): INodeProperties {
-	return {
-		displayName: ADDITIONAL_FILTERS_TITLE,
-		name: ADDITIONAL_FILTERS,
-		type: 'json',
-		default: '{}',
-		...(displayOptions ? { displayOptions } : {}),
-		description:
-			'Filter keys this node has no field for yet, as flat wire keys, e.g. {"budget.hourlyRate.min": "40"}. Merged last, so they win over the filter fields. The service refuses unknown keys.',
-	};
-}
-
-/**
  * A hidden top-level Additional Filters, which nothing reads: only the trigger's description still
  * declares it, and it goes with that line.
  */
-export function legacyAdditionalFiltersProperty(displayOptions?: IDisplayOptions): INodeProperties {
-	return {
-		displayName: ADDITIONAL_FILTERS_TITLE,
-		name: ADDITIONAL_FILTERS,
-		type: 'hidden',
-		default: '{}',
-		...(displayOptions ? { displayOptions } : {}),
-	};
+export function legacyAdditionalFiltersProperty(): INodeProperties {
+	return { displayName: ADDITIONAL_FILTERS_TITLE, name: ADDITIONAL_FILTERS, type: 'hidden', default: '{}' };
 }
 
 /** Additional Filters (JSON), an entry of the Options collection of both nodes. `parameter` reads a node parameter. */
-export function readAdditionalFilters(parameter: (name: string) => unknown): unknown {
+function readAdditionalFilters(parameter: (name: string) => unknown): unknown {
 	const options = parameter(OPTIONS);
 	return typeof options === 'object' && options !== null ? (options as Record<string, unknown>)[ADDITIONAL_FILTERS] : undefined;
 }

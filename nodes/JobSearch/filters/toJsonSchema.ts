@@ -77,7 +77,7 @@ function dropUndefined(schema: JsonSchema): JsonSchema {
 	return Object.fromEntries(Object.entries(schema).filter(([, v]) => v !== undefined)) as JsonSchema;
 }
 
-export function filterToJsonSchema(spec: FilterSpec, options: SchemaOptions = {}): JsonSchema {
+function filterToJsonSchema(spec: FilterSpec, options: SchemaOptions = {}): JsonSchema {
 	const schema: JsonSchema = { ...valueSchema(spec, options), title: spec.title, description: spec.help };
 	if (spec.type === 'integer' && spec.default !== undefined) schema.default = spec.default;
 	return dropUndefined(schema);

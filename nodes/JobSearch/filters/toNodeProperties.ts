@@ -1,4 +1,4 @@
-import type { INodeProperties, INodePropertyOptions, IDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { FILTERS } from './schema';
 import { GROUP_COLLECTIONS, toParameterName } from './naming';
@@ -86,7 +86,6 @@ function field(spec: FilterSpec): INodeProperties {
 }
 
 export interface NodePropertiesOptions {
-	displayOptions?: IDisplayOptions;
 	/** Wire keys the calling node controls itself (e.g. `limit`, or the trigger's time window). */
 	omit?: readonly string[];
 }
@@ -105,7 +104,6 @@ export function toNodeProperties(options: NodePropertiesOptions = {}): INodeProp
 			default: {},
 			options: fields,
 		};
-		if (options.displayOptions) collection.displayOptions = options.displayOptions;
 		return [collection];
 	});
 }

@@ -1,13 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { outputOption } from './digest';
-import {
-	MAX_ROWS_PER_CALL,
-	additionalFiltersOption,
-	legacyAdditionalFiltersProperty,
-	toNodeProperties,
-} from '../filters';
-import { includeUsageOption, simplifyProperty } from '../output';
+import { MAX_ROWS_PER_CALL, legacyAdditionalFiltersProperty, toNodeProperties } from '../filters';
+import { additionalFiltersOption, includeUsageOption, simplifyProperty } from '../actions/common.descriptions';
 import { PRICE_MICROCENTS, formatUsd } from '../service/pricing';
 import {
 	CHECK_MIN_ROWS,

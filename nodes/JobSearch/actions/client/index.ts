@@ -5,30 +5,26 @@ import * as getHistory from './getHistory.operation';
 
 export { getActivity, getHistory };
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['client'] } },
-		options: [
-			{
-				name: 'Get Activity',
-				value: 'getActivity',
-				description:
-					"Get activity on a job: proposals, the client's last activity, interviews and invites (premium addon)",
-				action: 'Get client activity',
-			},
-			{
-				name: 'Get History',
-				value: 'getHistory',
-				description: "Get the client's work history and feedback from previous freelancers (premium addon)",
-				action: 'Get client history',
-			},
-		],
-		default: 'getActivity',
-	},
-	...getActivity.description,
-	...getHistory.description,
-];
+/** The Client resource's Operation field; the node's description says where it shows. */
+export const operationField: INodeProperties = {
+	displayName: 'Operation',
+	name: 'operation',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{
+			name: 'Get Activity',
+			value: 'getActivity',
+			description:
+				"Get activity on a job: proposals, the client's last activity, interviews and invites (premium addon)",
+			action: 'Get client activity',
+		},
+		{
+			name: 'Get History',
+			value: 'getHistory',
+			description: "Get the client's work history and feedback from previous freelancers (premium addon)",
+			action: 'Get client history',
+		},
+	],
+	default: 'getActivity',
+};

@@ -4,9 +4,9 @@ import type { ToolName } from '../../filters';
 import { callTool, type ToolResult } from '../../transport';
 import { errorItem } from '../../output';
 import { errorDetails, serviceError } from '../../transport/errors';
-import type { ItemRun, Operation } from '../types';
+import type { ItemRun, Operation } from './types';
 import { executionSettings, itemOptions } from './options';
-import { CreditBudget, Pacer } from './executionLimits';
+import { CreditCap, Pacer } from './executionLimits';
 
 /**
  * Which premium addon a call needs, as a key for remembering refusals; undefined when none.
@@ -65,7 +65,7 @@ export async function runItems<Prepared>(
 
 	// An item that failed to prepare (with continueOnFail) may be the one whose options are broken.
 	const settings = executionSettings.call(this, ready[0]?.itemIndex);
-	const budget = new CreditBudget(this.getNode(), settings.maxCreditMicrocents);
+	const creditCap = new CreditCap(this.getNode(), settings.maxCreditMicrocents);
 	const pacer = new Pacer(settings.minIntervalMs);
 	// The plan is the same for every item: after the first 403 addon_forbidden, the other items
 	// that need the same addon are refused here without a request (and a rate-limit slot) each.
@@ -84,7 +84,7 @@ export async function runItems<Prepared>(
 			itemIndex,
 			item: items[itemIndex],
 			options,
-			creditUnspentMicrocents: () => budget.unspentMicrocents,
+			creditUnspentMicrocents: () => creditCap.unspentMicrocents,
 			call: async <T = IDataObject>(tool: ToolName, body: IDataObject): Promise<ToolResult<T>> => {
 				refuseIfFailing(itemIndex);
 				const addon = addonOf(tool, body);
@@ -95,7 +95,7 @@ export async function runItems<Prepared>(
 				}
 				// One reservation per attempt that could be billed: an unanswered attempt may have
 				// been, so its worst case counts as spent and a retry must fit under the cap again.
-				let reservation: number | undefined = budget.reserve(tool, body, itemIndex);
+				let reservation: number | undefined = creditCap.reserve(tool, body, itemIndex);
 				let consumed = 0;
 				try {
 					const result = await callTool.call<IExecuteFunctions, [ToolName, IDataObject, object], Promise<ToolResult<T>>>(
@@ -108,12 +108,12 @@ export async function runItems<Prepared>(
 							maxRetryWaitMs: options.maxRetryWaitMs,
 							timeoutMs: options.timeoutMs,
 							beforeAttempt: async () => {
-								reservation ??= budget.reserve(tool, body, itemIndex);
+								reservation ??= creditCap.reserve(tool, body, itemIndex);
 								await pacer.wait();
 								refuseIfFailing(itemIndex);
 							},
 							onUnanswered: () => {
-								if (reservation !== undefined) budget.settle(reservation, reservation);
+								if (reservation !== undefined) creditCap.settle(reservation, reservation);
 								reservation = undefined;
 							},
 						},
@@ -124,7 +124,7 @@ export async function runItems<Prepared>(
 					consumed = result.usage.consumedMicrocents;
 					return result;
 				} finally {
-					if (reservation !== undefined) budget.settle(reservation, consumed);
+					if (reservation !== undefined) creditCap.settle(reservation, consumed);
 				}
 			},
 		};
