@@ -1,13 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { JOB_SEARCH_TYPE, loadNodeTypes } from '../harness';
-import { clientOp, getJob, runJobSearch, search, startTestService, type TestService } from './helpers';
+import { clientOp, getJob, runJobSearch, search } from './helpers';
+import { useTestService } from '../support/service';
 
-let service: TestService;
-beforeAll(async () => {
-	service = await startTestService();
-});
-afterAll(async () => await service.server.close());
+const service = useTestService();
 
 const returnedPairs = (run: { returned: Array<Array<{ pairedItem?: unknown }>> }) => run.returned[0]?.map((i) => i.pairedItem);
 

@@ -1,4 +1,4 @@
-import { recordingSleep, takeWaits, waitsMove } from './sleeps';
+import { recordingSleep, takeWaits, waitsMove } from '../support/sleeps';
 
 // Backoffs and 429 waits are recorded and move the server's clock: nothing here waits in real
 // time, and the rate-limit window below cannot pass between two requests on a slow machine.
@@ -6,19 +6,15 @@ jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep:
 
 import { createManualClock } from '../../server';
 import { RETRY_AFTER_CUSHION_MS } from '../../nodes/JobSearch/transport/tunables';
-import { clientOp, getJob, runJobSearch, search, startTestService, type TestService } from './helpers';
-import { startRedirectingFront } from './redirectingFront';
-import { answer, startScriptedHost } from './scriptedHost';
+import { clientOp, getJob, runJobSearch, search } from './helpers';
+import { useTestService } from '../support/service';
+import { answer, startRedirectingFront, startScriptedHost } from '../support/hosts';
 
 const clock = createManualClock(Date.parse('2026-11-20T12:00:00.000Z'));
 waitsMove(clock);
 
-let service: TestService;
-beforeAll(async () => {
-	service = await startTestService({ clock, faults: true, rateLimits: { free: { requests: 2, windowMs: 300 } } });
-});
+const service = useTestService({ clock, faults: true, rateLimits: { free: { requests: 2, windowMs: 300 } } });
 beforeEach(() => takeWaits());
-afterAll(async () => await service.server.close());
 
 const detailsOf = (error: unknown) => (error as { context?: { jobSearch?: Record<string, unknown> } })?.context?.jobSearch;
 
@@ -75,7 +71,7 @@ describe('errors the service answers', () => {
 			expect(error?.description).toContain('Base URL');
 			expect((error as { httpCode?: string }).httpCode).toBe('301');
 			expect(detailsOf(error)).toEqual(expect.objectContaining({ error_code: 'redirected', httpCode: 301 }));
-			expect(front.requests()).toBe(1);
+			expect(front.requests()).toHaveLength(1);
 		} finally {
 			await front.close();
 		}

@@ -1,21 +1,18 @@
-import { recordingSleep, takeWaits } from './sleeps';
+import { recordingSleep, takeWaits } from '../support/sleeps';
 
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: recordingSleep }));
 
 import { BACKOFF_BASE_MS, DEFAULT_MAX_RETRIES, RETRY_AFTER_CUSHION_MS } from '../../nodes/JobSearch/transport/tunables';
-import { clientOp, getJob, runJobSearch, search, startTestService, type TestService } from './helpers';
-import { answer, startScriptedHost, type ScriptedHost, type Script } from './scriptedHost';
+import { clientOp, getJob, runJobSearch, search } from './helpers';
+import { useTestService } from '../support/service';
+import { answer, startScriptedHost, type ScriptedHost, type Script } from '../support/hosts';
 
 const KEY = 'gm_hostileHostTestKey';
 const detailsOf = (error: unknown) => (error as { context?: { jobSearch?: Record<string, unknown> } })?.context?.jobSearch;
 const failureOf = (error: unknown) => (error as { failure?: unknown })?.failure;
 const envelope = { data: { jobs: [], total: 0 }, usage: { consumedMicrocents: 0, remainingMicrocents: 100 } };
 
-let service: TestService;
-beforeAll(async () => {
-	service = await startTestService();
-});
-afterAll(async () => await service.server.close());
+const service = useTestService();
 
 let host: ScriptedHost | undefined;
 beforeEach(() => takeWaits());

@@ -3,15 +3,12 @@ import { join } from 'path';
 
 import { PACKAGE_VERSION, USER_AGENT } from '../../nodes/JobSearch/transport';
 import { createManualClock } from '../../server/clock';
-import { clientOp, getJob, runJobSearch, search, startTestService, type NodeRun, type TestService } from './helpers';
+import { clientOp, getJob, runJobSearch, search, type NodeRun } from './helpers';
+import { useTestService, startTestService } from '../support/service';
 
 const hintsOf = (run: NodeRun) => run.run.data.resultData.runData['Job Search']?.[0]?.hints ?? [];
 
-let service: TestService;
-beforeAll(async () => {
-	service = await startTestService();
-});
-afterAll(async () => await service.server.close());
+const service = useTestService();
 
 describe('Search Jobs', () => {
 	it('returns one simplified item per job, newest first, with pairedItem', async () => {

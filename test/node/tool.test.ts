@@ -1,12 +1,9 @@
 import { TOOL_DESCRIPTION_CHARS } from '../../nodes/JobSearch/output';
-import { getJob, runJobSearch, search, startTestService, type TestService } from './helpers';
+import { getJob, runJobSearch, search } from './helpers';
+import { useTestService } from '../support/service';
 import { callAsTool, fromAi } from './toolHarness';
 
-let service: TestService;
-beforeAll(async () => {
-	service = await startTestService();
-});
-afterAll(async () => await service.server.close());
+const service = useTestService();
 
 describe('Job Search as an AI Agent tool', () => {
 	it('answers a search with compact jobs whose long descriptions are cut, saying how to read the rest', async () => {
