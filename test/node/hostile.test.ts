@@ -208,7 +208,7 @@ describe('input that would be sent wrong', () => {
 		const { id, credentials } = await service.account('pro');
 		const { error } = await runJobSearch(search({ clientFilters: { clientIncludeLocations: 'us, Germany, France' } }), { credentials, input: [{}, {}] });
 		expect(error?.message).toBe(
-			'Client Countries (client.includeLocations) got "Germany", "France", which are not two-letter country codes; write it as "US, DE, FR" (ISO 3166 codes) [item 0]',
+			'Client Countries (client.includeLocations) got "Germany", "France", which are not two-letter ISO 3166 country codes; write it as "US, DE, FR" [item 0]',
 		);
 		expect(detailsOf(error)?.error_code).toBe('invalid_input');
 		expect(service.server.admin.callLog(id)).toEqual([]);

@@ -1,15 +1,15 @@
-export { FILTERS, FILTER_BY_KEY, MAX_ROWS_PER_CALL, DEFAULT_ROWS_PER_CALL, INPUT_BOUNDS } from './schema';
+export { FILTERS, FILTER_BY_KEY, FILTER_RANGES, MAX_ROWS_PER_CALL, DEFAULT_ROWS_PER_CALL, INPUT_BOUNDS } from './schema';
 export { CATEGORY_GROUPS, categoryValues } from './categories';
 export { FILTER_GROUPS } from './types';
 export type { FilterSpec, CountryLocation } from './types';
 export { GROUP_COLLECTIONS, toParameterName } from './naming';
 export { toNodeProperties } from './toNodeProperties';
 export { toRequestBody } from './toRequestBody';
-export { validate, preview } from './validate';
+export { validate, rangeIssues, preview } from './validate';
 export { boundsOf } from './bounds';
 export { toJsonSchema, type JsonSchema } from './toJsonSchema';
 export { TOOL_NAMES, toolDefinitions, type ToolName } from './tools';
-export { JOB_UID_PATTERN } from './wireFormats';
+export { COUNTRY_CODES, JOB_UID_PATTERN } from './wireFormats';
 export {
 	ADDITIONAL_FILTERS,
 	ADDITIONAL_FILTERS_TITLE,
