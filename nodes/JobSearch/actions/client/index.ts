@@ -16,13 +16,14 @@ export const operationField: INodeProperties = {
 			name: 'Get Activity',
 			value: 'getActivity',
 			description:
-				"Get activity on a job: proposals, the client's last activity, interviews and invites (premium addon)",
+				"Get activity on a job: proposals, the client's last activity, interviews and invites (premium addon; items asking for the same job share one billed lookup)",
 			action: 'Get client activity',
 		},
 		{
 			name: 'Get History',
 			value: 'getHistory',
-			description: "Get the client's work history and feedback from previous freelancers (premium addon)",
+			description:
+				"Get the client's work history and feedback from previous freelancers (premium addon; items asking for the same job share one billed lookup)",
 			action: 'Get client history',
 		},
 	],

@@ -36,6 +36,7 @@ export function jobUidField(): INodeProperties {
 		required: true,
 		default: { mode: 'id', value: '' },
 		description: 'The job to look up: its link, or its uid (map the uid field of a Search result)',
+		hint: 'Items that ask for the same job share one lookup per execution: one request, billed once',
 		modes: [
 			{
 				displayName: 'By URL',

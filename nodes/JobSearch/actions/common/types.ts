@@ -39,7 +39,10 @@ export interface Operation<Prepared> {
 	toolDescription: string;
 	/** The operation's own fields; the node's description says where they show. */
 	properties?: readonly INodeProperties[];
-	/** Set on the operations that look up one job by its Job UID: they show the Job UID field. */
+	/**
+	 * Set on the operations that look up one job by its Job UID: they show the Job UID field, and
+	 * the items of one execution that ask for the same lookup share its answer (one request, billed once).
+	 */
 	keyedByJobUid?: true;
 	/**
 	 * Reads item `itemIndex`'s parameters, checks them and builds its request. Sends nothing;

@@ -15,7 +15,8 @@ export const operationField: INodeProperties = {
 		{
 			name: 'Get',
 			value: 'get',
-			description: 'Get full details of one job: description, skills, budget, client stats and connects to apply',
+			description:
+				'Get full details of one job: description, skills, budget, client stats and connects to apply (items asking for the same job share one billed lookup)',
 			action: 'Get a job',
 		},
 		{
