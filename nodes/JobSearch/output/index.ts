@@ -1,6 +1,6 @@
 export { SIMPLIFIED_MAX_FIELDS, simplifyJob, simplifyJobDetails } from './simplifyJob';
 export { budgetOf } from './budget';
-export { errorItem, withCallUsage, withUsage } from './items';
+export { errorItem, usageFields, withCallUsage, withUsage } from './items';
 export {
 	DEFAULT_TOOL_MAX_JOBS,
 	TOOL_DESCRIPTION_CHARS,

@@ -5,7 +5,7 @@ import type { ToolUsage } from '../transport';
 import { microcentsToUsd } from '../service/pricing';
 
 /** `usage` as the node prints it: the service's microcents plus the same in USD for people. */
-function usageFields(usage: ToolUsage): IDataObject {
+export function usageFields(usage: ToolUsage): IDataObject {
 	return {
 		consumedMicrocents: usage.consumedMicrocents,
 		remainingMicrocents: usage.remainingMicrocents,
