@@ -1,5 +1,3 @@
-import type { INodeProperties } from 'n8n-workflow';
-
 import { GROUP_COLLECTIONS } from './naming';
 import { hasProtoKey } from './protoKey';
 import { toRequestBody, type RequestBodyOptions } from './toRequestBody';
@@ -12,14 +10,6 @@ const ADDITIONAL_FILTERS_HOW_TO = 'Write one JSON object of flat wire keys, e.g.
 
 /** The collection Additional Filters (JSON) is an entry of, in both nodes. */
 const OPTIONS = 'options';
-
-/**
- * A hidden top-level Additional Filters, which nothing reads: only the trigger's description still
- * declares it, and it goes with that line.
- */
-export function legacyAdditionalFiltersProperty(): INodeProperties {
-	return { displayName: ADDITIONAL_FILTERS_TITLE, name: ADDITIONAL_FILTERS, type: 'hidden', default: '{}' };
-}
 
 /** Additional Filters (JSON), an entry of the Options collection of both nodes. `parameter` reads a node parameter. */
 function readAdditionalFilters(parameter: (name: string) => unknown): unknown {

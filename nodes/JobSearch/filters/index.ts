@@ -13,6 +13,5 @@ export { COUNTRY_CODES, JOB_UID_PATTERN } from './wireFormats';
 export {
 	ADDITIONAL_FILTERS,
 	ADDITIONAL_FILTERS_TITLE,
-	legacyAdditionalFiltersProperty,
 	searchFiltersFromParameters,
 } from './fromParameters';
