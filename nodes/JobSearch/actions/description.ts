@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { MAX_ROWS_PER_CALL } from '../filters';
 import { SERVICE_PLANS, minIntervalMsFor, plansWithPremiumAddon } from '../service/plans';
@@ -134,6 +134,19 @@ const optionsCollection: INodeProperties = {
 };
 
 
+/** A resource's Operation field, shown when that resource is chosen. */
+function operationField(resource: string, options: INodePropertyOptions[], defaultOperation: string): INodeProperties {
+	return {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [resource] } },
+		options,
+		default: defaultOperation,
+	};
+}
+
 /** An operation's fields, shown for it alone: its Tool Description, its Job UID, then its own fields. */
 function operationProperties(resource: string, name: string, operation: Operation<unknown>): INodeProperties[] {
 	return updateDisplayOptions({ show: { resource: [resource], operation: [name] } }, [
@@ -155,8 +168,8 @@ export const properties: INodeProperties[] = [
 		],
 		default: 'job',
 	},
-	...updateDisplayOptions({ show: { resource: ['job'] } }, [job.operationField]),
-	...updateDisplayOptions({ show: { resource: ['client'] } }, [client.operationField]),
+	operationField('job', job.operations, job.defaultOperation),
+	operationField('client', client.operations, client.defaultOperation),
 	...Object.entries(router).flatMap(([resource, operations]) =>
 		Object.entries(operations as Record<string, Operation<unknown>>).flatMap(([name, operation]) => operationProperties(resource, name, operation)),
 	),
