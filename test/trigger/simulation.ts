@@ -139,7 +139,7 @@ export async function simulate(triggers: SimTrigger[], fromMs: number, toMs: num
 			});
 			busyUntil = clock.ms;
 			if (process.env.TRACE_SIM && run === runs[0]) {
-				const w = out.state.watch;
+				const w = Object.values(out.state.searches)[0]?.watch;
 				const hm = (ms: number) => new Date(ms).toISOString().slice(11, 19);
 				console.log(hm(pollMs), `req ${run.index.requests.length - before} emit ${out.emit.length} fail ${out.failure?.kind.kind ?? '-'}`, w ? `head ${hm(w.headMs)} final ${hm(w.finalMs)} floor ${hm(w.floorMs)} pass ${w.pass ? hm(w.pass.cursorMs) : '-'} pending ${w.pending.length} seen ${w.seen.size}` : '', `share ${out.state.requests.share.toFixed(2)} tokens ${out.state.requests.tokens.toFixed(1)}`);
 			}
