@@ -9,17 +9,26 @@ export interface ItemSettings {
 	output: TriggerOutput;
 	/** Unset unless Include Usage is on. */
 	usage?: ToolUsage;
+	/** Watch "Several Searches": the names of the searches that found each job, by uid. */
+	foundBy?: (uid: string) => string[];
 }
 
 /**
  * A poll's items from its new jobs (newest first), in the shape the Output option asks for: one
  * item per job (usage on the first, so a sum downstream counts the poll once), or one digest with
- * the jobs, their count, a ready-to-send text and the usage.
+ * the jobs, their count, a ready-to-send text and the usage. With several searches, each job says
+ * `search` (the first search that found it, in the user's order) and `searches` (all of them).
  */
 export function triggerItems(jobs: IDataObject[], settings: ItemSettings): INodeExecutionData[] {
-	const shaped = jobs.map((job) => (settings.simplify ? simplifyJob(job) : job));
+	const { foundBy } = settings;
+	const shaped = jobs.map((job) => {
+		const json = settings.simplify ? simplifyJob(job) : job;
+		if (!foundBy) return json;
+		const searches = foundBy(String(job.uid));
+		return { ...json, search: searches[0], searches };
+	});
 	if (settings.output === 'perPoll') {
-		const digest: IDataObject = { count: jobs.length, text: digestText(jobs), jobs: shaped };
+		const digest: IDataObject = { count: jobs.length, text: digestText(jobs, foundBy), jobs: shaped };
 		if (settings.usage) digest.usage = usageFields(settings.usage);
 		return [{ json: digest }];
 	}

@@ -1,5 +1,5 @@
 import { Reader, type CountRead, type Page, type PageRequest } from '../paging/reader';
-import type { CycleDeps, CycleSettings } from './cycle';
+import type { CycleDeps, CycleSettings } from './types';
 import { Known } from './known';
 import { RequestBudget, windowCap } from './requests';
 import type { Pass, PendingRead, Range, SearchState, Watch } from './state';
@@ -82,6 +82,8 @@ export class SearchRun {
 	private firstPoll = false;
 	private passDone = false;
 	private stopped = false;
+	/** The first page of the head read: every search's head meets the index at the same moment. */
+	private meetingHeads = false;
 
 	constructor(
 		readonly key: string,
@@ -101,7 +103,11 @@ export class SearchRun {
 			maxRows: previous.watch ? 2 * settings.maxJobsPerPoll : settings.firstPollLookbackMs !== undefined ? settings.maxJobsPerPoll : LEARN_MAX_ROWS,
 			deadlineMs,
 			now: deps.now,
-			admit: async () => await this.budget.take(),
+			admit: async () => {
+				const burst = this.meetingHeads;
+				this.meetingHeads = false;
+				return await this.budget.take(burst);
+			},
 			throwFirstFailure: false,
 		});
 		this.known = new Known(this.reader, previous.watch, true, knownElsewhere);
@@ -277,10 +283,13 @@ export class SearchRun {
 			if (part.finalToMs !== undefined) settleRead(watch, { fromMs: part.fromMs, toMs: part.finalToMs });
 		}
 
-		// The head: every job created after the newest one read so far.
+		// The head: every job created after the newest one read so far. Its first page goes with the
+		// other searches' first pages, so a refresh of the index does not fall between them.
 		this.headBeforeMs = watch.headMs;
 		const newestBefore = known.newestRead();
+		this.meetingHeads = true;
 		const head = await reader.within(rows - reader.rows, async () => await reader.readRange({ fromMs: this.headBeforeMs + 1 }, known.activeAt));
+		this.meetingHeads = false;
 		known.absorb();
 		const newestMs = known.newestRead();
 		if (newestMs > newestBefore && newestMs > this.headBeforeMs) watch.offsets = withOffset(watch.offsets, this.now, newestMs);
@@ -460,6 +469,22 @@ export class SearchRun {
 				if (ties) await this.check(young, false, ties);
 			}
 		}
+	}
+
+	/**
+	 * Whether a job of `createdMs` that another search found in this poll may match this search
+	 * unseen: this search read its head past that moment before this poll, so its own head read
+	 * could not meet the job, and it does not know the uid.
+	 */
+	mayHaveMissed(uid: string, createdMs: number): boolean {
+		return this.headRead && !this.firstPoll && this.headBeforeMs >= createdMs && !this.known.seen.has(uid);
+	}
+
+	/** Asks this search for one millisecond: whether the jobs another search found there match it too. */
+	async askMillisecond(ms: number): Promise<void> {
+		if (this.reader.spent()) return;
+		await this.reader.readRange({ fromMs: ms, toMs: ms }, this.known.activeAt);
+		this.known.absorb(Infinity);
 	}
 
 	/** The search's state after this poll, its uids pruned, and what the poll came to. */
