@@ -11,6 +11,7 @@ import {
 import { numberOption } from '../../numberOption';
 import { MICROCENTS_PER_USD, PRICE_MICROCENTS, formatUsd } from '../../service/pricing';
 import { SERVICE_PLANS, minIntervalMsFor, plansWithPremiumAddon } from '../../service/plans';
+import { RUNWAY_WARN_DAYS, warnBelowMicrocents } from '../../service/runway';
 import type { ItemOptions } from '../types';
 
 /** What to do on a 403 addon_forbidden, shown where the operation can need the premium addon. */
@@ -118,6 +119,15 @@ export const optionsDescription: INodeProperties = {
 			description:
 				'The longest one request may take, from sending it to the last byte of the answer. A request that times out is not retried: the service may have done (and billed) the work.',
 		},
+		{
+			displayName: 'Warn Below Credit (USD)',
+			name: 'warnBelowCreditUsd',
+			type: 'number',
+			default: 0,
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			description:
+				`Show a warning in the output panel when the account's credit left is below this amount. The node always warns when it would last less than ${RUNWAY_WARN_DAYS} days at this workflow's pace, or not pay for another run like this one; 0 adds no amount of your own. Read from the first item.`,
+		},
 	],
 };
 
@@ -146,16 +156,19 @@ export interface ExecutionSettings {
 	concurrency: number;
 	minIntervalMs: number;
 	maxCreditMicrocents?: number;
+	/** "Warn Below Credit": 0 for none. */
+	warnBelowMicrocents: number;
 }
 
 /** Read once per execution, from the first item whose input could be prepared (item 0 normally). */
 export function executionSettings(this: IExecuteFunctions, itemIndex: number | undefined): ExecutionSettings {
-	if (itemIndex === undefined) return { concurrency: 1, minIntervalMs: 0 };
+	if (itemIndex === undefined) return { concurrency: 1, minIntervalMs: 0, warnBelowMicrocents: 0 };
 	const o = raw.call(this, itemIndex);
 	const maxCreditUsd = numberOption(o.maxCreditUsd, 0);
 	return {
 		concurrency: Math.max(1, Math.floor(numberOption(o.concurrency, 1))),
 		minIntervalMs: Math.max(0, numberOption(o.minIntervalMs, 0)),
 		maxCreditMicrocents: maxCreditUsd > 0 ? Math.round(maxCreditUsd * MICROCENTS_PER_USD) : undefined,
+		warnBelowMicrocents: warnBelowMicrocents(numberOption(o.warnBelowCreditUsd, 0)),
 	};
 }
