@@ -59,9 +59,22 @@ describe('the pace record', () => {
 		expect(spendPerDay(record)).toBe(CENT);
 	});
 
-	it('does not extrapolate two runs seconds apart to a day: the span counts as at least an hour', () => {
+	it('does not extrapolate two runs seconds apart to a day: the span counts as at least six hours', () => {
 		const record = recordOf([T0, T0 + 10_000], 3 * CENT);
-		expect(spendPerDay(record)).toBe((3 * CENT * DAY_MS) / MIN_PACE_SPAN_MS);
+		expect(MIN_PACE_SPAN_MS).toBe(6 * HOUR_MS);
+		expect(spendPerDay(record)).toBe(4 * 3 * CENT);
+	});
+
+	it('still warns about a new workflow that runs every five minutes within its first hour, when its credit lasts about a day', () => {
+		let record: PaceRecord | undefined;
+		let remaining = 300 * CENT;
+		let firstWarned: number | undefined;
+		for (let run = 1; run <= 300 && firstWarned === undefined; run++) {
+			record = recordSpend(record, T0 + (run - 1) * 5 * 60_000, CENT);
+			remaining -= CENT;
+			if (runwayReason(runwayOf({ remainingMicrocents: remaining, runMicrocents: CENT, perDayMicrocents: spendPerDay(record) }))) firstWarned = run;
+		}
+		expect(firstWarned).toBe(12);
 	});
 
 	it('keeps a run whose clock went back after the ones already kept', () => {

@@ -22,11 +22,11 @@ export const PACE_BUCKET_MS = 3 * HOUR_MS;
 export const PACE_BUCKETS = 8;
 
 /**
- * The span a pace is measured over counts as at least this long: two runs seconds apart (a
- * burst of webhooks) are not extrapolated to a day, yet a workflow that empties the account
- * within the hour is still warned about from its second run.
+ * The span a pace is measured over counts as at least this long: two runs seconds apart (a burst
+ * of webhooks, two tries from the command line) count as four runs a day, not thousands, while a
+ * new workflow that runs every few minutes is measured at its real pace within a few hours.
  */
-export const MIN_PACE_SPAN_MS = HOUR_MS;
+export const MIN_PACE_SPAN_MS = 6 * HOUR_MS;
 
 /**
  * What a workflow spent, and when, as plain JSON for static data. It covers the spend after
