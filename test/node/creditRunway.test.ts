@@ -106,7 +106,6 @@ describe('the credit-runway hint in the output panel', () => {
 		expect(hintsOf(below)).toEqual([
 			{ message: `$0.07105 left: about 2 more runs like this one; ${DASHBOARD}`, type: 'warning', location: 'outputPane' },
 		]);
-		expect(workflow.saved()).toEqual({});
 	});
 
 	it('changes nothing in the static data on a manual run, and tells it the pace of the scheduled runs', async () => {
