@@ -6,8 +6,9 @@ import { UPGRADE_URL } from '../../server/plans';
 import { PRICE_MICROCENTS } from '../../nodes/JobSearch/service/pricing';
 import { DAY_MS, HOUR_MS } from '../../nodes/JobSearch/service/runway';
 import { RUNWAY_KEY } from '../../nodes/JobSearch/actions/common/creditRunway';
-import { runJobSearch, search, startTestService, type NodeRun, type TestService } from './helpers';
-import { answer, startScriptedHost } from './scriptedHost';
+import { runJobSearch, search, type NodeRun } from './helpers';
+import { useTestService } from '../support/service';
+import { answer, startScriptedHost } from '../support/hosts';
 
 // The credit-runway hint of the Job Search node, in real n8n-core against the reference server:
 // executions at a schedule (the node's clock is Jest's fake Date, nothing waits), the workflow's
@@ -23,15 +24,9 @@ const T0 = Date.parse('2026-12-01T08:00:00.000Z');
 const RUN = 5 * PRICE_MICROCENTS.search_jobs;
 const DASHBOARD = 'top up or upgrade in your account dashboard';
 
-let service: TestService;
-beforeAll(async () => {
-	jest.useFakeTimers(FAKE_DATE_ONLY);
-	service = await startTestService({ clock: createManualClock(Date.parse('2026-11-30T12:00:00.000Z')) });
-});
-afterAll(async () => {
-	await service.server.close();
-	jest.useRealTimers();
-});
+beforeAll(() => jest.useFakeTimers(FAKE_DATE_ONLY));
+afterAll(() => jest.useRealTimers());
+const service = useTestService({ clock: createManualClock(Date.parse('2026-11-30T12:00:00.000Z')) });
 
 const hintsOf = (run: NodeRun): NodeExecutionHint[] => run.run.data.resultData.runData['Job Search']?.[0]?.hints ?? [];
 
