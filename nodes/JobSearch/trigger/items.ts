@@ -1,6 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { simplifyJob, usageFields, withCallUsage } from '../output';
+import type { CreditLeft } from '../service/runway';
 import type { ToolUsage } from '../transport';
 import { digestText, type TriggerOutput } from './digest';
 
@@ -9,6 +10,8 @@ export interface ItemSettings {
 	output: TriggerOutput;
 	/** Unset unless Include Usage is on. */
 	usage?: ToolUsage;
+	/** With Include Usage: how long the credit left lasts, on the first item (or the digest). */
+	creditLeft?: CreditLeft;
 	/** Watch "Several Searches": the names of the searches that found each job, by uid. */
 	foundBy?: (uid: string) => string[];
 }
@@ -30,7 +33,10 @@ export function triggerItems(jobs: IDataObject[], settings: ItemSettings): INode
 	if (settings.output === 'perPoll') {
 		const digest: IDataObject = { count: jobs.length, text: digestText(jobs, foundBy), jobs: shaped };
 		if (settings.usage) digest.usage = usageFields(settings.usage);
+		if (settings.creditLeft) digest.creditLeft = { ...settings.creditLeft };
 		return [{ json: digest }];
 	}
-	return withCallUsage(shaped, settings.usage).map((json) => ({ json }));
+	const items = withCallUsage(shaped, settings.usage);
+	if (settings.creditLeft && items.length > 0) items[0] = { ...items[0], creditLeft: { ...settings.creditLeft } };
+	return items.map((json) => ({ json }));
 }

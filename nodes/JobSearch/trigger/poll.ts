@@ -4,6 +4,7 @@ import type { FetchPage } from '../paging/reader';
 import { formatUsd } from '../service/pricing';
 import { callTool, operationError, type SearchJobsData, type ToolResult } from '../transport';
 import { runSearches } from './cycle';
+import { PACE_KEY, WARNED_KEY, creditAfterPoll } from './credit';
 import { classifyFailure, failureToReport } from './failures';
 import { triggerItems } from './items';
 import { noMatchingJob } from './noMatch';
@@ -96,8 +97,11 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 			classify: classifyFailure,
 		});
 		const reported = failureToReport(outcome, Date.now());
-		writeState(staticData, outcome.state, [LOCK_KEY]);
+		writeState(staticData, outcome.state, [LOCK_KEY, PACE_KEY, WARNED_KEY]);
 		report.call(this, outcome);
+		const { consumedMicrocents, remainingMicrocents } = outcome.reader;
+		const credit = remainingMicrocents === undefined ? undefined : creditAfterPoll(staticData, Date.now(), consumedMicrocents, remainingMicrocents);
+		if (credit?.warnNow) this.logger.warn(`${logPrefix.call(this)} credit runs short: ${credit.warnNow}`);
 		if (reported instanceof NodeApiError || reported instanceof NodeOperationError) throw reported;
 		if (reported) {
 			// The Reader's own verdict: a host that answers outside the time bound asked for.
@@ -107,10 +111,17 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 			});
 		}
 		if (outcome.emit.length === 0) return null;
-		const usage = settings.includeUsage
-			? { consumedMicrocents: outcome.reader.consumedMicrocents, remainingMicrocents: outcome.reader.remainingMicrocents ?? 0 }
-			: undefined;
-		return [triggerItems(outcome.emit, { simplify: settings.simplify, output: settings.output, ...(usage ? { usage } : {}), ...namesOf(settings, outcome.foundBy) })];
+		const usage = settings.includeUsage ? { consumedMicrocents, remainingMicrocents: remainingMicrocents ?? 0 } : undefined;
+		const creditLeft = settings.includeUsage && credit ? { creditLeft: credit.creditLeft } : {};
+		return [
+			triggerItems(outcome.emit, {
+				simplify: settings.simplify,
+				output: settings.output,
+				...(usage ? { usage } : {}),
+				...creditLeft,
+				...namesOf(settings, outcome.foundBy),
+			}),
+		];
 	} finally {
 		releaseLock(staticData, lock);
 	}
