@@ -79,14 +79,15 @@ export async function runSearches(previous: TriggerState | undefined, searches: 
 		Object.entries(base.searches).some(([other, search]) => other !== key && search.watch?.seen.has(uid) === true);
 	const runs = searches.map(({ key, fetchPage }) => {
 		const state: SearchState = base.searches[key] ?? { activatedMs: startMs };
-		return new SearchRun(key, state, settings, { ...deps, fetchPage }, budget, base.lastPollMs, knownBy(key));
+		return new SearchRun(key, state, settings, { ...deps, fetchPage }, budget, base.lastPollMs, knownBy(key), searches.length);
 	});
 	// The searches take turns at going first, so a budget that runs out does not always miss the same one.
 	const turn = runs.length > 0 ? Math.floor(startMs / settings.intervalMs) % runs.length : 0;
 	const inTurn = [...runs.slice(turn), ...runs.slice(0, turn)];
 	const rowsRead = () => runs.reduce((sum, run) => sum + run.reader.rows, 0);
 	for (const run of inTurn) await run.readNew(run.reader.rows + settings.maxJobsPerPoll - rowsRead());
-	for (const run of inTurn) await run.look(run.reader.rows + 2 * settings.maxJobsPerPoll - rowsRead());
+	// Each search's final looks may take its share of the requests left (the last one all of them).
+	for (const [i, run] of inTurn.entries()) await run.look(run.reader.rows + 2 * settings.maxJobsPerPoll - rowsRead(), 1 / (inTurn.length - i));
 	// A job one search found late (or before the others' heads came by) may match another search
 	// whose head had already passed its time: that search is asked for the job's millisecond, so
 	// the job names every search it matches. Only with requests to spare; a row when it matches.

@@ -25,6 +25,8 @@ import {
 	SWEEP_SHARE,
 	TIES_FINAL_EVERY_MS,
 	YOUNG_CHECK_AGE_MS,
+	YOUNG_CHECK_LONGEST_STEP_MS,
+	YOUNG_CHECK_MIN_JOBS,
 	YOUNG_CHECK_STEP_MS,
 } from './tunables';
 
@@ -95,6 +97,8 @@ export class SearchRun {
 		private readonly lastPollMs: number,
 		/** Whether another search of the trigger knows a uid already (sent it, or learned it). */
 		knownElsewhere: (uid: string) => boolean,
+		/** How many searches share the poll's requests. */
+		readonly searchCount = 1,
 	) {
 		this.startMs = deps.now();
 		const deadlineMs = this.startMs + settings.pollTimeMs * POLL_TIME_SHARE;
@@ -353,12 +357,12 @@ export class SearchRun {
 	 * the requests allow it, else the newest), and where passes cannot be whole, one count of each
 	 * part of the window once it is old enough. `rows`: what Max Jobs per Poll leaves for looks.
 	 */
-	async look(rows: number): Promise<void> {
+	async look(rows: number, share = 1): Promise<void> {
 		if (!this.watch || this.stopped) return;
-		await this.reader.within(rows - this.reader.rows, async () => await this.looks());
+		await this.reader.within(rows - this.reader.rows, async () => await this.looks(share));
 	}
 
-	private async looks(): Promise<void> {
+	private async looks(share: number): Promise<void> {
 		const { known, reader, settings } = this;
 		const watch = this.watch!;
 		const startMs = this.startMs;
@@ -385,8 +389,9 @@ export class SearchRun {
 			// Without a whole pass the final looks keep up by themselves: stretch by stretch while the
 			// bucket has requests, the whole part once it has waited too long.
 			const range = { fromMs: watch.finalMs + 1, toMs: target };
-			// All this poll can still send: the bucket refills before the next poll's head read.
-			const spare = this.budget.remaining();
+			// This search's share of what the poll can still send: the bucket refills before the next
+			// poll's head reads.
+			const spare = Math.ceil(this.budget.remaining() * share);
 			const stretches = known.openStretches(range);
 			const done = await this.askStretches(range, headBeforeMs, {
 				limit: spare,
@@ -437,7 +442,10 @@ export class SearchRun {
 		// them, and jobs posted in the very millisecond of known ones, long before the final look.
 		const checkTo = Math.min(headBeforeMs, indexMs - YOUNG_CHECK_AGE_MS);
 		const checkFrom = Math.max(watch.checkedMs, watch.finalMs) + 1;
-		if (!watch.wholePasses && checkTo - checkFrom >= YOUNG_CHECK_STEP_MS && this.budget.remaining() > 0) {
+		const checkDue =
+			checkTo - checkFrom >= YOUNG_CHECK_STEP_MS &&
+			(checkTo - checkFrom >= YOUNG_CHECK_LONGEST_STEP_MS || known.activeIn({ fromMs: checkFrom, toMs: checkTo }).length >= YOUNG_CHECK_MIN_JOBS);
+		if (!watch.wholePasses && checkDue && this.budget.remaining() > 0) {
 			// Done or not, the part had its count: the final look finds what this one did not, and a
 			// count that ran out of requests is not paid for again on every poll.
 			watch.checkedMs = checkTo;
@@ -561,10 +569,12 @@ function settleRead(watch: Watch, part: Range): void {
  * `partial` for one over its newest stretches, leaving room for the `finals` due meanwhile.
  */
 function passSupply(run: SearchRun, everyMs: number, finals: number): { whole: number; partial: number } {
-	const { settings, budget } = run;
+	const { settings, budget, searchCount } = run;
 	const polls = Math.max(1, Math.floor(everyMs / settings.intervalMs));
 	const earned = polls > 1 ? (settings.requestsPerMinute * budget.share() * everyMs) / MINUTE_MS : 0;
-	const supply = SWEEP_SHARE * (Math.min(budget.available() + earned, perPollCap(settings) * polls) - (polls - 1));
+	// Every search of the trigger reads its head at each poll, and the rest is shared between them.
+	const total = Math.min(budget.available() + earned, perPollCap(settings) * polls) - searchCount * (polls - 1);
+	const supply = (SWEEP_SHARE * total) / searchCount;
 	return { whole: Math.floor(supply), partial: Math.floor(supply - finals) };
 }
 
