@@ -387,25 +387,28 @@ export class SearchRun {
 			this.passDone = read.complete && part.toMs >= target;
 		} else if (!ties && (wholePass === undefined || wholePass === -Infinity) && target > watch.finalMs) {
 			// Without a whole pass the final looks keep up by themselves: stretch by stretch while the
-			// bucket has requests, the whole part once it has waited too long.
-			const range = { fromMs: watch.finalMs + 1, toMs: target };
+			// bucket has requests; once they have waited too long, the oldest part the requests cannot
+			// ask is read whole (its rows paid again), and the rest goes on stretch by stretch.
 			// This search's share of what the poll can still send: the bucket refills before the next
 			// poll's head reads.
 			const spare = Math.ceil(this.budget.remaining() * share);
-			const stretches = known.openStretches(range);
-			const done = await this.askStretches(range, headBeforeMs, {
-				limit: spare,
-				onAsked: (stretch) => {
-					watch.finalMs = stretch.toMs;
-				},
-			});
-			if (done) watch.finalMs = target;
-			else if (!reader.interruptedBy && finalDueMs - watch.finalMs >= FINAL_LAG_MAX_MS && stretches.length > spare) {
-				const part = finalReadPart(known, { fromMs: watch.finalMs + 1, toMs: target }, 2 * settings.maxJobsPerPoll - reader.rows);
+			const stretches = known.openStretches({ fromMs: watch.finalMs + 1, toMs: target });
+			if (stretches.length > spare && finalDueMs - watch.finalMs >= FINAL_LAG_MAX_MS && !reader.interruptedBy) {
+				const overflowToMs = stretches[stretches.length - Math.max(1, spare)].fromMs - 1;
+				const part = finalReadPart(known, { fromMs: watch.finalMs + 1, toMs: Math.max(watch.finalMs + 1, overflowToMs) }, 2 * settings.maxJobsPerPoll - reader.rows);
 				const read = await reader.readRange(part, known.activeAt);
 				known.absorb(headBeforeMs);
 				if (read.complete) settleRead(watch, part);
 				else if (read.unread?.toMs !== undefined) watch.pending.push({ ...part, toMs: read.unread.toMs, finalToMs: part.toMs });
+			}
+			if (watch.pending.length === 0 && target > watch.finalMs) {
+				const done = await this.askStretches({ fromMs: watch.finalMs + 1, toMs: target }, headBeforeMs, {
+					limit: Math.ceil(this.budget.remaining() * share),
+					onAsked: (stretch) => {
+						watch.finalMs = stretch.toMs;
+					},
+				});
+				if (done) watch.finalMs = target;
 			}
 			this.passDone = watch.finalMs >= target;
 		}
