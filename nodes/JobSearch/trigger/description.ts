@@ -31,7 +31,7 @@ export const TRIGGER_OWNED_KEYS = ['limit', 'searchPeriod', 'fromDate', 'toDate'
 
 export const properties: INodeProperties[] = [
 	{
-		displayName: `Cost, as measured: ${MEASURED.batchRowsPerJob.toFixed(2)} rows (${formatUsd(Math.round(MEASURED.batchRowsPerJob * PRICE_MICROCENTS.search_jobs))}) per new job where the index shows jobs in batches, up to ${MEASURED.outOfOrderRowsPerJob.toFixed(2)} where it shows them out of order; asking where nothing is new costs nothing. Each job is sent once; one the index shows late, within about ${minutes(PASS_EVERY_MS / MINUTE_MS)}. Activation reads, and pays for once, the matching jobs of the last ${minutes(DEFAULT_LATE_WINDOW_MINUTES)} (Late Window), and sends none of them.`,
+		displayName: `Cost, as measured: up to ${MEASURED.batchRowsPerJob.toFixed(2)} rows (${formatUsd(Math.round(MEASURED.batchRowsPerJob * PRICE_MICROCENTS.search_jobs))}) per new job where the index shows jobs in batches, up to ${MEASURED.outOfOrderRowsPerJob.toFixed(2)} where it shows them out of order (up to ${MEASURED.upToPostingsPerHour} matching postings an hour; busier searches about ${MEASURED.busyRowsPerJob.toFixed(0)}); asking where nothing is new costs nothing. Each job is sent once; one the index shows late, within about ${minutes(PASS_EVERY_MS / MINUTE_MS)} where the requests allow. Activation reads, and pays for once, the matching jobs of the last ${minutes(DEFAULT_LATE_WINDOW_MINUTES)} (Late Window), and sends none of them.`,
 		name: 'creditNotice',
 		type: 'notice',
 		default: '',
@@ -40,6 +40,7 @@ export const properties: INodeProperties[] = [
 		displayName: 'Watch',
 		name: 'watch',
 		type: 'options',
+		required: true,
 		default: 'oneSearch',
 		options: [
 			{ name: 'One Search', value: 'oneSearch', description: 'The filters below' },
@@ -66,6 +67,9 @@ export const properties: INodeProperties[] = [
 			{
 				displayName: 'Search',
 				name: 'search',
+				// The name first, then the filter groups in the order One Search shows them. Sorted by
+				// label (n8n's lint rule, which cannot see generated fields) the name would come last,
+				// below every filter, where a user adding a search does not look for it.
 				values: [
 					{
 						displayName: 'Name',
