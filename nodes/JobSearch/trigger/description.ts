@@ -67,21 +67,20 @@ export const properties: INodeProperties[] = [
 			{
 				displayName: 'Search',
 				name: 'search',
-				// The name first, then the filter groups in the order One Search shows them. Sorted by
-				// label (n8n's lint rule, which cannot see generated fields) the name would come last,
-				// below every filter, where a user adding a search does not look for it.
+				// Sorted by label, as n8n's lint rule asks (test/filters checks the rendered description);
+				// "Alert Name" sorts before every filter group, so a user adding a search sees it first.
 				values: [
 					{
-						displayName: 'Name',
+						displayName: 'Alert Name',
 						name: 'name',
 						type: 'string',
 						default: '',
 						required: true,
 						placeholder: 'e.g. Python scraping',
-						description: 'What items say in "search" and "searches" for the jobs this search finds',
-					},
+						description: 'The name of this search: items carry it in "search" and "searches", so a Switch can route on it',
+					} as INodeProperties,
 					...toNodeProperties({ omit: TRIGGER_OWNED_KEYS }),
-				],
+				].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 			},
 		],
 	},
