@@ -4,37 +4,11 @@ import { compareNewestFirst, type FetchPage, type ReadJob } from '../paging/read
 import { RequestBudget, freshLedger } from './requests';
 import { SearchRun, type SearchResult } from './search';
 import type { SearchState, TriggerState, Trouble } from './state';
+import type { CycleDeps, CycleSettings, FailureKind } from './types';
 import { FAULT_PAUSE_MS, MAX_FAULT_PAUSE_MS, POLL_TIME_SHARE } from './tunables';
 
 export { passEveryMs, pruneSeen } from './search';
-
-export interface CycleSettings {
-	/** How long after its createdAt a job may still show up in the index for the first time. */
-	lateWindowMs: number;
-	/** First poll only: send the jobs of this many ms before now. Unset: send nothing, just learn them. */
-	firstPollLookbackMs?: number;
-	/** New jobs a poll reads at most (all searches together), and as many rows again for its late-job looks. */
-	maxJobsPerPoll: number;
-	rowsPerRequest: number;
-	/** How long this poll may take. */
-	pollTimeMs: number;
-	/** The shortest time n8n may leave between two polls (Poll Times). */
-	intervalMs: number;
-	requestsPerMinute: number;
-	/** Overridable for tests only. */
-	maxSeenUids?: number;
-}
-
-/** What a failed request means for the trigger: wait as asked, ride it out, or report it now. */
-export type FailureKind = { kind: 'rate-limited'; retryAfterMs: number } | { kind: 'passing' } | { kind: 'lasting' };
-
-export interface CycleDeps {
-	/** One search's request: its filters with the window and limit the cycle asks for. */
-	fetchPage: FetchPage;
-	now: () => number;
-	sleep: (ms: number) => Promise<void>;
-	classify: (error: Error) => FailureKind;
-}
+export type { CycleDeps, CycleSettings, FailureKind } from './types';
 
 /** One search to poll: its key (see searches.ts) and how to ask the service with its filters. */
 export interface SearchInput {
@@ -105,14 +79,27 @@ export async function runSearches(previous: TriggerState | undefined, searches: 
 		Object.entries(base.searches).some(([other, search]) => other !== key && search.watch?.seen.has(uid) === true);
 	const runs = searches.map(({ key, fetchPage }) => {
 		const state: SearchState = base.searches[key] ?? { activatedMs: startMs };
-		return new SearchRun(key, state, settings, { ...deps, fetchPage }, budget, base.lastPollMs, knownBy(key));
+		return new SearchRun(key, state, settings, { ...deps, fetchPage }, budget, base.lastPollMs, knownBy(key), searches.length);
 	});
 	// The searches take turns at going first, so a budget that runs out does not always miss the same one.
 	const turn = runs.length > 0 ? Math.floor(startMs / settings.intervalMs) % runs.length : 0;
 	const inTurn = [...runs.slice(turn), ...runs.slice(0, turn)];
 	const rowsRead = () => runs.reduce((sum, run) => sum + run.reader.rows, 0);
 	for (const run of inTurn) await run.readNew(run.reader.rows + settings.maxJobsPerPoll - rowsRead());
-	for (const run of inTurn) await run.look(run.reader.rows + 2 * settings.maxJobsPerPoll - rowsRead());
+	// Each search's final looks may take its share of the requests left (the last one all of them).
+	for (const [i, run] of inTurn.entries()) await run.look(run.reader.rows + 2 * settings.maxJobsPerPoll - rowsRead(), 1 / (inTurn.length - i));
+	// A job one search found late (or before the others' heads came by) may match another search
+	// whose head had already passed its time: that search is asked for the job's millisecond, so
+	// the job names every search it matches. Only with requests to spare; a row when it matches.
+	for (const run of runs) {
+		for (const read of [...run.known.fresh]) {
+			const uid = String(read.job.uid);
+			for (const other of runs) {
+				if (other === run || budget.remaining() === 0 || !other.mayHaveMissed(uid, read.createdMs)) continue;
+				await other.askMillisecond(read.createdMs);
+			}
+		}
+	}
 
 	const results: SearchResult[] = runs.map((run) => run.result());
 	const firstFailure = results.map((r) => r.reader.interruptedBy).find((error): error is Error => error !== undefined);

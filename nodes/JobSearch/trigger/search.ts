@@ -1,5 +1,5 @@
 import { Reader, type CountRead, type Page, type PageRequest } from '../paging/reader';
-import type { CycleDeps, CycleSettings } from './cycle';
+import type { CycleDeps, CycleSettings } from './types';
 import { Known } from './known';
 import { RequestBudget, windowCap } from './requests';
 import type { Pass, PendingRead, Range, SearchState, Watch } from './state';
@@ -25,6 +25,8 @@ import {
 	SWEEP_SHARE,
 	TIES_FINAL_EVERY_MS,
 	YOUNG_CHECK_AGE_MS,
+	YOUNG_CHECK_LONGEST_STEP_MS,
+	YOUNG_CHECK_MIN_JOBS,
 	YOUNG_CHECK_STEP_MS,
 } from './tunables';
 
@@ -82,6 +84,8 @@ export class SearchRun {
 	private firstPoll = false;
 	private passDone = false;
 	private stopped = false;
+	/** The first page of the head read: every search's head meets the index at the same moment. */
+	private meetingHeads = false;
 
 	constructor(
 		readonly key: string,
@@ -93,6 +97,8 @@ export class SearchRun {
 		private readonly lastPollMs: number,
 		/** Whether another search of the trigger knows a uid already (sent it, or learned it). */
 		knownElsewhere: (uid: string) => boolean,
+		/** How many searches share the poll's requests. */
+		readonly searchCount = 1,
 	) {
 		this.startMs = deps.now();
 		const deadlineMs = this.startMs + settings.pollTimeMs * POLL_TIME_SHARE;
@@ -101,7 +107,11 @@ export class SearchRun {
 			maxRows: previous.watch ? 2 * settings.maxJobsPerPoll : settings.firstPollLookbackMs !== undefined ? settings.maxJobsPerPoll : LEARN_MAX_ROWS,
 			deadlineMs,
 			now: deps.now,
-			admit: async () => await this.budget.take(),
+			admit: async () => {
+				const burst = this.meetingHeads;
+				this.meetingHeads = false;
+				return await this.budget.take(burst);
+			},
 			throwFirstFailure: false,
 		});
 		this.known = new Known(this.reader, previous.watch, true, knownElsewhere);
@@ -277,10 +287,13 @@ export class SearchRun {
 			if (part.finalToMs !== undefined) settleRead(watch, { fromMs: part.fromMs, toMs: part.finalToMs });
 		}
 
-		// The head: every job created after the newest one read so far.
+		// The head: every job created after the newest one read so far. Its first page goes with the
+		// other searches' first pages, so a refresh of the index does not fall between them.
 		this.headBeforeMs = watch.headMs;
 		const newestBefore = known.newestRead();
+		this.meetingHeads = true;
 		const head = await reader.within(rows - reader.rows, async () => await reader.readRange({ fromMs: this.headBeforeMs + 1 }, known.activeAt));
+		this.meetingHeads = false;
 		known.absorb();
 		const newestMs = known.newestRead();
 		if (newestMs > newestBefore && newestMs > this.headBeforeMs) watch.offsets = withOffset(watch.offsets, this.now, newestMs);
@@ -344,12 +357,12 @@ export class SearchRun {
 	 * the requests allow it, else the newest), and where passes cannot be whole, one count of each
 	 * part of the window once it is old enough. `rows`: what Max Jobs per Poll leaves for looks.
 	 */
-	async look(rows: number): Promise<void> {
+	async look(rows: number, share = 1): Promise<void> {
 		if (!this.watch || this.stopped) return;
-		await this.reader.within(rows - this.reader.rows, async () => await this.looks());
+		await this.reader.within(rows - this.reader.rows, async () => await this.looks(share));
 	}
 
-	private async looks(): Promise<void> {
+	private async looks(share: number): Promise<void> {
 		const { known, reader, settings } = this;
 		const watch = this.watch!;
 		const startMs = this.startMs;
@@ -374,24 +387,28 @@ export class SearchRun {
 			this.passDone = read.complete && part.toMs >= target;
 		} else if (!ties && (wholePass === undefined || wholePass === -Infinity) && target > watch.finalMs) {
 			// Without a whole pass the final looks keep up by themselves: stretch by stretch while the
-			// bucket has requests, the whole part once it has waited too long.
-			const range = { fromMs: watch.finalMs + 1, toMs: target };
-			// All this poll can still send: the bucket refills before the next poll's head read.
-			const spare = this.budget.remaining();
-			const stretches = known.openStretches(range);
-			const done = await this.askStretches(range, headBeforeMs, {
-				limit: spare,
-				onAsked: (stretch) => {
-					watch.finalMs = stretch.toMs;
-				},
-			});
-			if (done) watch.finalMs = target;
-			else if (!reader.interruptedBy && finalDueMs - watch.finalMs >= FINAL_LAG_MAX_MS && stretches.length > spare) {
-				const part = finalReadPart(known, { fromMs: watch.finalMs + 1, toMs: target }, 2 * settings.maxJobsPerPoll - reader.rows);
+			// bucket has requests; once they have waited too long, the oldest part the requests cannot
+			// ask is read whole (its rows paid again), and the rest goes on stretch by stretch.
+			// This search's share of what the poll can still send: the bucket refills before the next
+			// poll's head reads.
+			const spare = Math.ceil(this.budget.remaining() * share);
+			const stretches = known.openStretches({ fromMs: watch.finalMs + 1, toMs: target });
+			if (stretches.length > spare && finalDueMs - watch.finalMs >= FINAL_LAG_MAX_MS && !reader.interruptedBy) {
+				const overflowToMs = stretches[stretches.length - Math.max(1, spare)].fromMs - 1;
+				const part = finalReadPart(known, { fromMs: watch.finalMs + 1, toMs: Math.max(watch.finalMs + 1, overflowToMs) }, 2 * settings.maxJobsPerPoll - reader.rows);
 				const read = await reader.readRange(part, known.activeAt);
 				known.absorb(headBeforeMs);
 				if (read.complete) settleRead(watch, part);
 				else if (read.unread?.toMs !== undefined) watch.pending.push({ ...part, toMs: read.unread.toMs, finalToMs: part.toMs });
+			}
+			if (watch.pending.length === 0 && target > watch.finalMs) {
+				const done = await this.askStretches({ fromMs: watch.finalMs + 1, toMs: target }, headBeforeMs, {
+					limit: Math.ceil(this.budget.remaining() * share),
+					onAsked: (stretch) => {
+						watch.finalMs = stretch.toMs;
+					},
+				});
+				if (done) watch.finalMs = target;
 			}
 			this.passDone = watch.finalMs >= target;
 		}
@@ -428,7 +445,10 @@ export class SearchRun {
 		// them, and jobs posted in the very millisecond of known ones, long before the final look.
 		const checkTo = Math.min(headBeforeMs, indexMs - YOUNG_CHECK_AGE_MS);
 		const checkFrom = Math.max(watch.checkedMs, watch.finalMs) + 1;
-		if (!watch.wholePasses && checkTo - checkFrom >= YOUNG_CHECK_STEP_MS && this.budget.remaining() > 0) {
+		const checkDue =
+			checkTo - checkFrom >= YOUNG_CHECK_STEP_MS &&
+			(checkTo - checkFrom >= YOUNG_CHECK_LONGEST_STEP_MS || known.activeIn({ fromMs: checkFrom, toMs: checkTo }).length >= YOUNG_CHECK_MIN_JOBS);
+		if (!watch.wholePasses && checkDue && this.budget.remaining() > 0) {
 			// Done or not, the part had its count: the final look finds what this one did not, and a
 			// count that ran out of requests is not paid for again on every poll.
 			watch.checkedMs = checkTo;
@@ -460,6 +480,22 @@ export class SearchRun {
 				if (ties) await this.check(young, false, ties);
 			}
 		}
+	}
+
+	/**
+	 * Whether a job of `createdMs` that another search found in this poll may match this search
+	 * unseen: this search read its head past that moment before this poll, so its own head read
+	 * could not meet the job, and it does not know the uid.
+	 */
+	mayHaveMissed(uid: string, createdMs: number): boolean {
+		return this.headRead && !this.firstPoll && this.headBeforeMs >= createdMs && !this.known.seen.has(uid);
+	}
+
+	/** Asks this search for one millisecond: whether the jobs another search found there match it too. */
+	async askMillisecond(ms: number): Promise<void> {
+		if (this.reader.spent()) return;
+		await this.reader.readRange({ fromMs: ms, toMs: ms }, this.known.activeAt);
+		this.known.absorb(Infinity);
 	}
 
 	/** The search's state after this poll, its uids pruned, and what the poll came to. */
@@ -536,10 +572,12 @@ function settleRead(watch: Watch, part: Range): void {
  * `partial` for one over its newest stretches, leaving room for the `finals` due meanwhile.
  */
 function passSupply(run: SearchRun, everyMs: number, finals: number): { whole: number; partial: number } {
-	const { settings, budget } = run;
+	const { settings, budget, searchCount } = run;
 	const polls = Math.max(1, Math.floor(everyMs / settings.intervalMs));
 	const earned = polls > 1 ? (settings.requestsPerMinute * budget.share() * everyMs) / MINUTE_MS : 0;
-	const supply = SWEEP_SHARE * (Math.min(budget.available() + earned, perPollCap(settings) * polls) - (polls - 1));
+	// Every search of the trigger reads its head at each poll, and the rest is shared between them.
+	const total = Math.min(budget.available() + earned, perPollCap(settings) * polls) - searchCount * (polls - 1);
+	const supply = (SWEEP_SHARE * total) / searchCount;
 	return { whole: Math.floor(supply), partial: Math.floor(supply - finals) };
 }
 
