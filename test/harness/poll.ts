@@ -1,7 +1,8 @@
 import { PollContext } from 'n8n-core';
-import type { IDataObject, INode, INodeExecutionData, INodeParameters, Logger, Workflow } from 'n8n-workflow';
+import { commonPollingParameters } from 'n8n-core/dist/nodes-loader/constants';
+import type { IDataObject, INode, INodeExecutionData, INodeParameters, INodeType, Logger, Workflow } from 'n8n-workflow';
 
-import { JOB_SEARCH_TRIGGER_TYPE, loadNodeTypes } from './nodeTypes';
+import { JOB_SEARCH_TRIGGER_TYPE, loadNodeTypes, type LoadedTypes } from './nodeTypes';
 import { createAdditionalData, createWorkflow, type HarnessCredentials } from './workflow';
 
 export const TRIGGER_NAME = 'Job Search Trigger';
@@ -33,7 +34,26 @@ export interface Poller {
 	poll(mode?: 'trigger' | 'manual'): Promise<PollOutcome>;
 	/** The node's static data, where n8n keeps it between polls. */
 	staticData(): IDataObject;
+	/** Puts other credentials in the trigger's credential (a new key, say), as a user edits it; the static data stays. */
+	useCredentials(credentials: HarnessCredentials): void;
+	/** From the next poll on, the poll budget newer n8n gives (getPollBudgetMs); undefined behaves like the 2.8 line. */
+	setPollBudgetMs(ms: number | undefined): void;
 	logs: LogLine[];
+}
+
+/**
+ * The trigger as n8n loads it: n8n's node loader adds its Poll Times parameter to every polling
+ * node (DirectoryLoader.applySpecialNodeParameters), so the trigger can read how often it polls.
+ * Without it the Workflow would drop a test's Poll Times as an unknown parameter.
+ */
+function withPollTimes(types: LoadedTypes): LoadedTypes {
+	const trigger = types.nodes[JOB_SEARCH_TRIGGER_TYPE];
+	const { description } = trigger;
+	if (!description.polling || description.properties.some((p) => p.name === 'pollTimes')) return types;
+	types.nodes[JOB_SEARCH_TRIGGER_TYPE] = Object.create(trigger, {
+		description: { value: { ...description, properties: [...commonPollingParameters, ...description.properties] } },
+	}) as INodeType;
+	return types;
 }
 
 /**
@@ -42,13 +62,13 @@ export interface Poller {
  * for an active workflow.
  */
 export function createPoller(options: PollerOptions): Poller {
-	const types = loadNodeTypes();
+	const types = withPollTimes(loadNodeTypes());
 	const workflow = createWorkflow(
 		{ nodes: [{ name: TRIGGER_NAME, type: JOB_SEARCH_TRIGGER_TYPE, parameters: options.parameters ?? {} }], active: true },
 		types,
 	);
 	const node = workflow.getNode(TRIGGER_NAME)!;
-	const { additionalData } = createAdditionalData(options.credentials, types);
+	let { additionalData } = createAdditionalData(options.credentials, types);
 	const nodeType = types.nodes[JOB_SEARCH_TRIGGER_TYPE];
 	const logs: LogLine[] = [];
 	const logger = Object.fromEntries(
@@ -56,12 +76,14 @@ export function createPoller(options: PollerOptions): Poller {
 	) as unknown as Logger;
 
 	let triggerContext: PollContext | undefined;
+	let pollBudgetMs = options.pollBudgetMs;
 	const newContext = (mode: 'trigger' | 'manual') => {
 		const context = new PollContext(workflow, node, additionalData, mode, 'activate');
 		// The context's logger is n8n's global one; each poller keeps its own lines instead.
 		Object.defineProperty(context, 'logger', { value: logger });
-		if (options.pollBudgetMs !== undefined) {
-			Object.assign(context, { getPollBudgetMs: () => options.pollBudgetMs });
+		if (pollBudgetMs !== undefined) {
+			const givenMs = pollBudgetMs;
+			Object.assign(context, { getPollBudgetMs: () => givenMs });
 		}
 		return context;
 	};
@@ -71,6 +93,14 @@ export function createPoller(options: PollerOptions): Poller {
 		node,
 		logs,
 		staticData: () => workflow.getStaticData('node', node),
+		useCredentials(credentials) {
+			additionalData = createAdditionalData(credentials, types).additionalData;
+			triggerContext = undefined;
+		},
+		setPollBudgetMs(ms) {
+			pollBudgetMs = ms;
+			triggerContext = undefined;
+		},
 		async poll(mode = 'trigger') {
 			// n8n 2.8 builds one PollContext per active workflow and calls poll() on it at every tick,
 			// without waiting for the poll before: reuse it, so overlapping polls share it as there.
