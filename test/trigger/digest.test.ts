@@ -7,7 +7,6 @@ jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep:
 import type { IDataObject } from 'n8n-workflow';
 
 import { DIGEST_TEXT_MAX_CHARS, digestText } from '../../nodes/JobSearch/trigger/digest';
-import { NO_DATA_MESSAGE } from '../../nodes/JobSearch/trigger/noMatch';
 import { DAY_START, FAKE_DATE_ONLY, MINUTE, startHarnessed, type Harnessed, type TimeControl } from './scriptedDay';
 
 // The trigger's Output option (one item per job, or one digest per poll) and what "Fetch Test
@@ -15,6 +14,8 @@ import { DAY_START, FAKE_DATE_ONLY, MINUTE, startHarnessed, type Harnessed, type
 
 const time: TimeControl = { set: (ms) => jest.setSystemTime(ms) };
 const TELEGRAM_MAX_CHARS = 4096;
+/** What n8n's own polling triggers (Google Calendar, Google Drive) say when a test finds nothing. */
+const NO_DATA_MESSAGE = 'No data with the current filter could be found';
 
 beforeAll(() => {
 	jest.useFakeTimers(FAKE_DATE_ONLY);
