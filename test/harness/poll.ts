@@ -1,8 +1,7 @@
 import { PollContext } from 'n8n-core';
-import { commonPollingParameters } from 'n8n-core/dist/nodes-loader/constants';
-import type { IDataObject, INode, INodeExecutionData, INodeParameters, INodeType, Logger, Workflow } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData, INodeParameters, Logger, Workflow } from 'n8n-workflow';
 
-import { JOB_SEARCH_TRIGGER_TYPE, loadNodeTypes, type LoadedTypes } from './nodeTypes';
+import { JOB_SEARCH_TRIGGER_TYPE, loadNodeTypes } from './nodeTypes';
 import { createAdditionalData, createWorkflow, type HarnessCredentials } from './workflow';
 
 export const TRIGGER_NAME = 'Job Search Trigger';
@@ -42,27 +41,12 @@ export interface Poller {
 }
 
 /**
- * The trigger as n8n loads it: n8n's node loader adds its Poll Times parameter to every polling
- * node (DirectoryLoader.applySpecialNodeParameters), so the trigger can read how often it polls.
- * Without it the Workflow would drop a test's Poll Times as an unknown parameter.
- */
-function withPollTimes(types: LoadedTypes): LoadedTypes {
-	const trigger = types.nodes[JOB_SEARCH_TRIGGER_TYPE];
-	const { description } = trigger;
-	if (!description.polling || description.properties.some((p) => p.name === 'pollTimes')) return types;
-	types.nodes[JOB_SEARCH_TRIGGER_TYPE] = Object.create(trigger, {
-		description: { value: { ...description, properties: [...commonPollingParameters, ...description.properties] } },
-	}) as INodeType;
-	return types;
-}
-
-/**
  * Runs the Job Search Trigger inside real n8n-core: a Workflow holding the trigger, a PollContext
  * per poll over the harness's credentials, and static data kept by the Workflow as n8n keeps it
  * for an active workflow.
  */
 export function createPoller(options: PollerOptions): Poller {
-	const types = withPollTimes(loadNodeTypes());
+	const types = loadNodeTypes();
 	const workflow = createWorkflow(
 		{ nodes: [{ name: TRIGGER_NAME, type: JOB_SEARCH_TRIGGER_TYPE, parameters: options.parameters ?? {} }], active: true },
 		types,

@@ -1,4 +1,4 @@
-import { recordingSleep, takeWaits, waitsMove } from './sleeps';
+import { recordingSleep, takeWaits, waitsMove } from '../support/sleeps';
 
 // Backoffs and 429 waits are recorded and move the server's clock: nothing here waits in real
 // time, and the rate-limit window below cannot pass between two requests on a slow machine.
@@ -6,19 +6,15 @@ jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep:
 
 import { createManualClock } from '../../server';
 import { RETRY_AFTER_CUSHION_MS } from '../../nodes/JobSearch/transport/tunables';
-import { clientOp, getJob, runJobSearch, search, startTestService, type TestService } from './helpers';
-import { startRedirectingFront } from './redirectingFront';
-import { answer, startScriptedHost } from './scriptedHost';
+import { clientOp, getJob, runJobSearch, search } from './helpers';
+import { useTestService } from '../support/service';
+import { answer, startRedirectingFront, startScriptedHost } from '../support/hosts';
 
 const clock = createManualClock(Date.parse('2026-11-20T12:00:00.000Z'));
 waitsMove(clock);
 
-let service: TestService;
-beforeAll(async () => {
-	service = await startTestService({ clock, faults: true, rateLimits: { free: { requests: 2, windowMs: 300 } } });
-});
+const service = useTestService({ clock, faults: true, rateLimits: { free: { requests: 2, windowMs: 300 } } });
 beforeEach(() => takeWaits());
-afterAll(async () => await service.server.close());
 
 const detailsOf = (error: unknown) => (error as { context?: { jobSearch?: Record<string, unknown> } })?.context?.jobSearch;
 
@@ -49,7 +45,7 @@ describe('errors the service answers', () => {
 
 	it('repeats the service field message on 400 and does not retry it', async () => {
 		const { id, credentials } = await service.account('pro');
-		const { error } = await runJobSearch(search({ additionalFilters: '{"budget.hourlyRat.min": "5"}', options: { maxRetries: 3 } }), {
+		const { error } = await runJobSearch(search({ options: { additionalFilters: '{"budget.hourlyRat.min": "5"}', maxRetries: 3 } }), {
 			credentials,
 		});
 		expect(error?.message).toMatch(/^The service rejected the input: .*budget\.hourlyRat\.min/);
@@ -75,7 +71,7 @@ describe('errors the service answers', () => {
 			expect(error?.description).toContain('Base URL');
 			expect((error as { httpCode?: string }).httpCode).toBe('301');
 			expect(detailsOf(error)).toEqual(expect.objectContaining({ error_code: 'redirected', httpCode: 301 }));
-			expect(front.requests()).toBe(1);
+			expect(front.requests()).toHaveLength(1);
 		} finally {
 			await front.close();
 		}
@@ -124,7 +120,7 @@ describe('errors the service answers', () => {
 		const { credentials } = await service.account('pro');
 		// A key the node's pre-flight leaves to the server, so the oversized body is actually sent (a keyword that long is refused before sending).
 		const huge = JSON.stringify({ padding: 'x'.repeat(10.5 * 1024 * 1024) });
-		const { error } = await runJobSearch(search({ additionalFilters: huge }), { credentials });
+		const { error } = await runJobSearch(search({ options: { additionalFilters: huge } }), { credentials });
 		expect(error?.message).toContain('10 MiB');
 		expect(detailsOf(error)?.error_code).toBe('payload_too_large');
 	});
@@ -175,6 +171,23 @@ describe('retries', () => {
 		expect(service.server.admin.callLog(id).map((c) => c.status)).toEqual([200, 200, 429, 200]);
 		// The third request came inside the 300 ms window of the first two: it waited the rest of it.
 		expect(takeWaits()).toEqual([300 + RETRY_AFTER_CUSHION_MS]);
+	});
+
+	it.each([
+		['retryAfterMs: 60000 in the body', { retryAfterMs: 60_000 }, {}],
+		['Retry-After: 60 and no retryAfterMs', {}, { 'Retry-After': '60' }],
+	] as const)('waits out a 429 that asks for exactly the longest wait allowed (%s), as a per-minute limit does at the start of its window', async (_, extra, headers) => {
+		const envelope = { data: { jobs: [], total: 0 }, usage: { consumedMicrocents: 0, remainingMicrocents: 5 } };
+		const host = await startScriptedHost((_req, res, index) =>
+			index === 0 ? answer(res, 429, { error: 'Too many requests', error_code: 'rate_limited', ...extra }, headers) : answer(res, 200, envelope),
+		);
+		try {
+			const run = await runJobSearch(search({ limit: 1 }), { credentials: { apiKey: 'gm_dGVzdGtleQ', baseUrl: host.url } });
+			expect(run.error).toBeUndefined();
+			expect(takeWaits()).toEqual([60_000 + RETRY_AFTER_CUSHION_MS]);
+		} finally {
+			await host.close();
+		}
 	});
 
 	it('fails saying how long the service asked to wait when that is past Max Retry Wait', async () => {

@@ -1,4 +1,4 @@
-import { recordingSleep, waitsMoveDate } from '../node/sleeps';
+import { recordingSleep, waitsMoveDate } from '../support/sleeps';
 
 // Every wait the trigger asks for (its request pacing) moves the faked Date on instead of passing
 // in real time; the reference server reads the same clock.

@@ -1,12 +1,12 @@
-import { recordingSleep, waitsMoveDate } from '../node/sleeps';
+import { recordingSleep, waitsMoveDate } from '../support/sleeps';
 
 // Every wait the trigger asks for (its request pacing, a 429's Retry-After, the transport's
 // backoffs) moves the faked Date on instead of passing in real time.
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: recordingSleep }));
 
 import { createPoller, type Poller } from '../harness/poll';
-import { startFrontProxy, type FrontProxy } from './frontProxy';
-import { fillRateWindow, iso, moveTo, postedAt, stateOf, uidsOf, watchOf } from './pollHelpers';
+import { startFrontProxy, type FrontProxy } from '../support/proxy';
+import { fillRateWindow, iso, moveTo, postedAt, searchOf, stateOf, uidsOf, watchOf } from './pollHelpers';
 import { FAKE_DATE_ONLY, MINUTE, ROW_PRICE_MICROCENTS, startHarnessed, type Harnessed, type TimeControl } from './scriptedDay';
 
 // What a failed request does to an alert, in real n8n-core's PollContext against the reference
@@ -110,9 +110,8 @@ describe('the activation poll', () => {
 		await c.arm(h, proxy, poller);
 		const first = await poller.poll();
 		expect(first).toEqual({ items: [], empty: true });
-		expect(stateOf(poller)).toMatchObject({ version: 4, activated: iso(T0), lastPoll: iso(T0) });
-		expect(stateOf(poller).watch).toBeUndefined();
-		expect(stateOf(poller).trouble).toEqual({ since: iso(T0) });
+		expect(stateOf(poller)).toMatchObject({ version: 5, lastPoll: iso(T0), trouble: { since: iso(T0), polls: 1 } });
+		expect(searchOf(poller)).toEqual({ activated: iso(T0) });
 		expect(poller.logs.map((l) => l.message)).toEqual([
 			expect.stringMatching(/: 0 new jobs; 0 rows in 0 requests; .*; first poll: nothing read yet \(the next poll reads the Late Window\), nothing sent/),
 			expect.stringMatching(/the jobs read are sent, the rest follows on the next polls/),
@@ -125,10 +124,9 @@ describe('the activation poll', () => {
 		const second = await poller.poll();
 		expect(second.error).toBeUndefined();
 		expect(uidsOf(second.items)).toEqual(after.map((j) => j.uid));
-		const state = stateOf(poller);
-		expect(state.activated).toBe(iso(T0));
-		expect(state.trouble).toBeUndefined();
-		expect(Object.keys(state.watch!.seen).sort()).toEqual([...before, ...after].map((j) => j.uid).sort());
+		expect(searchOf(poller)!.activated).toBe(iso(T0));
+		expect(stateOf(poller).trouble).toBeUndefined();
+		expect(Object.keys(searchOf(poller)!.watch!.seen).sort()).toEqual([...before, ...after].map((j) => j.uid).sort());
 
 		moveTo(time, T0 + 2 * MINUTE);
 		expect(await poller.poll()).toEqual({ items: [], empty: true });
@@ -148,7 +146,7 @@ describe('the activation poll', () => {
 		expect(h.poller.logs.at(-1)?.message).toMatch(`0 rows in 0 requests; spent $0 (0 microcents); first poll: nothing read yet (the next poll reads the Late Window), nothing sent; paused until ${iso(T0 + MINUTE)} as the service asked`);
 		moveTo(time, T0 + 30_000);
 		expect((await h.poller.poll()).error).toBeUndefined();
-		expect(stateOf(h.poller).watch).toBeDefined();
+		expect(searchOf(h.poller)!.watch).toBeDefined();
 		expect(h.server.admin.callLog(h.accountId).at(-1)).toMatchObject({ at: T0 + MINUTE, status: 200 });
 		expect(h.poller.logs.at(-1)?.message).toMatch('waited 30.0 s for the rate window');
 	});
@@ -159,7 +157,7 @@ describe('the activation poll', () => {
 		const outcome = await wrong.poll();
 		expect(outcome.error?.message).toMatch(/API key is missing, wrong or revoked/);
 		expect((outcome.error as { failure?: { cause?: string } }).failure?.cause).toBe('credential-invalid');
-		expect(stateOf(wrong).watch).toBeUndefined();
+		expect(searchOf(wrong)?.watch).toBeUndefined();
 		expect(stateOf(wrong).trouble).toBeUndefined();
 	});
 });
@@ -237,7 +235,7 @@ describe('failures that may pass', () => {
 			await c.arm(h);
 			const atMs = Date.now();
 			expect((await h.poller.poll()).error).toBeUndefined();
-			expect(stateOf(h.poller).trouble).toEqual({ since: iso(atMs) });
+			expect(stateOf(h.poller).trouble).toEqual({ since: iso(atMs), polls: 1 });
 		},
 	);
 });

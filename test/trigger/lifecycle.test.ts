@@ -1,4 +1,4 @@
-import { recordingSleep, waitsMoveDate } from '../node/sleeps';
+import { recordingSleep, waitsMoveDate } from '../support/sleeps';
 
 // Every wait the trigger asks for (its request pacing, a 429's Retry-After) moves the faked Date
 // on instead of passing in real time; the reference server reads the same clock.
@@ -11,9 +11,9 @@ import type { INodeParameters } from 'n8n-workflow';
 import { PRICE_MICROCENTS } from '../../nodes/JobSearch/service/pricing';
 import { JOB_SEARCH_TRIGGER_TYPE, loadNodeTypes } from '../harness';
 import { createPoller } from '../harness/poll';
-import { iso, moveTo, postedAt, stateOf, uidsOf } from './pollHelpers';
+import { iso, moveTo, postedAt, searchOf, stateOf, uidsOf } from './pollHelpers';
 import { DAY_START, FAKE_DATE_ONLY, HOUR, MINUTE, VERIFIED_CLIENTS, everyMinutes, startHarnessed, type Harnessed, type TimeControl } from './scriptedDay';
-import { startSlowProxy } from './slowProxy';
+import { startSlowProxy } from '../support/proxy';
 
 // Activation, "Fetch Test Event", the trigger's options and what a poll reads, each in real
 // n8n-core's PollContext against the reference server over loopback.
@@ -40,8 +40,9 @@ describe('on activation and in the editor', () => {
 		const first = await h.poller.poll();
 		expect(first.error).toBeUndefined();
 		expect(first.empty).toBe(true);
-		expect(stateOf(h.poller)).toMatchObject({ version: 4, activated: iso(DAY_START), lastPoll: iso(DAY_START), watch: { head: iso(DAY_START - MINUTE) } });
-		expect(Object.keys(stateOf(h.poller).watch!.seen).sort()).toEqual([...atActivation].sort());
+		expect(stateOf(h.poller)).toMatchObject({ version: 5, lastPoll: iso(DAY_START) });
+		expect(searchOf(h.poller)).toMatchObject({ activated: iso(DAY_START), watch: { head: iso(DAY_START - MINUTE) } });
+		expect(Object.keys(searchOf(h.poller)!.watch!.seen).sort()).toEqual([...atActivation].sort());
 		moveTo(time, DAY_START + 30 * MINUTE);
 		const second = await h.poller.poll();
 		const appeared = h.server.admin.visibleJobs().filter((j) => !atActivation.has(j.uid));
@@ -57,7 +58,7 @@ describe('on activation and in the editor', () => {
 		h = await startHarnessed(time, DAY_START, { options }, { jobs: 0 });
 		const [old] = h.server.admin.addJobs([{ createdAt: iso(DAY_START - 70 * MINUTE) }]);
 		expect(await h.poller.poll()).toEqual({ items: [], empty: true });
-		expect(old.uid in stateOf(h.poller).watch!.seen).toBe(learned);
+		expect(old.uid in searchOf(h.poller)!.watch!.seen).toBe(learned);
 	});
 
 	it('emits the jobs of the last hours on the first poll when that option is set', async () => {
@@ -182,7 +183,7 @@ describe('within one poll', () => {
 			const posted = h.server.admin.addJobs(postedAt(DAY_START + 50_000, 30));
 			const outcome = await withBudget.poll();
 			expect(uidsOf(outcome.items)).toEqual(posted.slice(0, 10).map((j) => j.uid));
-			expect(stateOf(withBudget).watch!.pending).toHaveLength(1);
+			expect(searchOf(withBudget)!.watch!.pending).toHaveLength(1);
 		} finally {
 			await proxy.close();
 		}
@@ -227,7 +228,7 @@ describe('a job posted again under its uid with a new createdAt (a repost)', () 
 		repost(DAY_START + 30 * MINUTE - 1_000);
 		const [other] = h.server.admin.addJobs([{ createdAt: iso(DAY_START + 30 * MINUTE - 2_000) }]);
 		expect(uidsOf((await h.poller.poll()).items)).toEqual([other.uid]);
-		expect(stateOf(h.poller).watch!.seen[job.uid]).toBe(DAY_START + 30 * MINUTE - 1_000);
+		expect(searchOf(h.poller)!.watch!.seen[job.uid]).toBe(DAY_START + 30 * MINUTE - 1_000);
 		expect(h.poller.logs.at(-1)?.message).toMatch('1 known job posted again (not sent again)');
 
 		// Hours on, other jobs keep coming; once its part of the window is settled, it is posted again.
@@ -236,7 +237,7 @@ describe('a job posted again under its uid with a new createdAt (a repost)', () 
 			const [next] = h.server.admin.addJobs([{ createdAt: iso(DAY_START + poll * 15 * MINUTE - 5 * MINUTE) }]);
 			expect(uidsOf((await h.poller.poll()).items)).toEqual([next.uid]);
 		}
-		expect(Date.parse(String(stateOf(h.poller).watch!.floor))).toBeGreaterThan(DAY_START + 30 * MINUTE);
+		expect(Date.parse(String(searchOf(h.poller)!.watch!.floor))).toBeGreaterThan(DAY_START + 30 * MINUTE);
 		moveTo(time, DAY_START + 3.75 * HOUR);
 		repost(DAY_START + 3.75 * HOUR - 1_000);
 		expect(await h.poller.poll()).toEqual({ items: [], empty: true });

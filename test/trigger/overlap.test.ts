@@ -1,4 +1,4 @@
-import { recordingSleep, waitsMoveDate } from '../node/sleeps';
+import { recordingSleep, waitsMoveDate } from '../support/sleeps';
 
 // A wait the trigger asks for moves the faked Date on (see waitsMoveDate), unless the test closes
 // the gate: then it is held until the test lets it end, so a second poll can start meanwhile.
@@ -18,7 +18,7 @@ import { LOCK_KEY } from '../../nodes/JobSearch/trigger/pollLock';
 import { pollTimeMs, shortestIntervalMs } from '../../nodes/JobSearch/trigger/pollTime';
 import { createPoller, type Poller } from '../harness/poll';
 import { propertyParameters } from '../support/property';
-import { startFrontProxy, type FrontProxy } from './frontProxy';
+import { startFrontProxy, type FrontProxy } from '../support/proxy';
 import { fillRateWindow, iso, moveTo, postedAt, stateOf, uidsOf } from './pollHelpers';
 import { FAKE_DATE_ONLY, HOUR, MINUTE, everyMinutes, startHarnessed, type Harnessed, type TimeControl } from './scriptedDay';
 

@@ -1,10 +1,10 @@
-import { recordingSleep, takeWaits, waitsMoveDate } from '../node/sleeps';
+import { recordingSleep, takeWaits, waitsMoveDate } from '../support/sleeps';
 
 // Every wait the trigger asks for (its request pacing, a 429's Retry-After) moves the faked Date
 // on instead of passing in real time; the reference server reads the same clock.
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: recordingSleep }));
 
-import { fillRateWindow, iso, moveTo, postedAt, stateOf, uidsOf } from './pollHelpers';
+import { fillRateWindow, iso, moveTo, postedAt, searchOf, stateOf, uidsOf } from './pollHelpers';
 import { FAKE_DATE_ONLY, MINUTE, everyMinutes, peakPerMinute, startHarnessed, type Harnessed, type TimeControl } from './scriptedDay';
 
 // How the trigger spends the key's requests, in real n8n-core's PollContext against the reference
@@ -81,7 +81,7 @@ describe('a 429 in a poll', () => {
 		const next = await h.poller.poll();
 		expect(next.error).toBeUndefined();
 		expect(uidsOf(next.items)).toEqual(posted.slice(5).map((j) => j.uid));
-		expect(stateOf(h.poller).watch!.pending).toBeUndefined();
+		expect(searchOf(h.poller)!.watch!.pending).toBeUndefined();
 	});
 });
 

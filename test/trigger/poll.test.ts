@@ -1,4 +1,4 @@
-import { recordingSleep, waitsMoveDate } from '../node/sleeps';
+import { recordingSleep, waitsMoveDate } from '../support/sleeps';
 
 // Every wait the trigger asks for (its request pacing, a 429's Retry-After, the transport's
 // backoffs) moves the faked Date on instead of passing in real time.

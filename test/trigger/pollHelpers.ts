@@ -11,20 +11,32 @@ export function moveTo(time: TimeControl, ms: number): void {
 	time.set(Math.max(ms, Date.now()));
 }
 
-/** What the trigger knows of the index (the stored `watch`), as text to compare before and after a poll. */
-export const watchOf = (poller: Poller) => JSON.stringify(poller.staticData().watch);
+/** One search as state.ts stores it: when it was activated, and what it knows of the index once it has read its Late Window. */
+export interface StoredSearch {
+	activated: string;
+	watch?: IDataObject & { head: string; floor: string; seen: Record<string, number>; pending?: { from: string; to: string }[] };
+}
 
 /** The trigger's stored state, as state.ts writes it. */
 export const stateOf = (poller: Poller) =>
 	poller.staticData() as IDataObject & {
 		version?: number;
-		activated?: string;
 		lastPoll?: string;
-		trouble?: { since: string; reported?: string };
+		trouble?: { since: string; polls: number; reported?: string };
 		requests?: { tokens: number; at: string; share: number; sent: string[]; pausedUntil: string };
-		watch?: IDataObject & { head: string; seen: Record<string, number>; pending?: { from: string; to: string }[] };
+		searches?: Record<string, StoredSearch>;
 		running?: { id: string; until: string };
 	};
+
+/** The stored state of the trigger's only search (Watch: One Search), kept under its filters' key. */
+export function searchOf(poller: Poller): StoredSearch | undefined {
+	const searches = Object.values(stateOf(poller).searches ?? {});
+	if (searches.length > 1) throw new Error(`the trigger holds ${searches.length} searches, not one`);
+	return searches[0];
+}
+
+/** What the trigger knows of the index (every search's stored `watch`), as text to compare before and after a poll. */
+export const watchOf = (poller: Poller) => JSON.stringify(Object.values(stateOf(poller).searches ?? {}).map((search) => search.watch));
 
 /**
  * Another workflow on the same key: requests for a window in the future (no row, no cost) until

@@ -124,6 +124,10 @@ export interface DayResult {
 
 const duplicatesOf = (uids: string[]) => uids.filter((uid, i) => uids.indexOf(uid) !== i);
 
+/** What the trigger knows of the index: every search's stored watch, as text. */
+const watches = (poller: Poller) =>
+	JSON.stringify(Object.values((poller.staticData().searches ?? {}) as Record<string, { watch?: unknown }>).map((search) => search.watch));
+
 /** One simulated day of postings and polls; the trigger runs in real n8n-core against the server. */
 export async function runScriptedDay(options: DayOptions): Promise<DayResult> {
 	const random = seededRandom(options.seed);
@@ -164,7 +168,7 @@ export async function runScriptedDay(options: DayOptions): Promise<DayResult> {
 			firstShownMs.set(job.uid, nowMs);
 		}
 
-		const before = JSON.stringify(h.poller.staticData().watch);
+		const before = watches(h.poller);
 		const logsBefore = h.poller.logs.length;
 		const outcome = await h.poller.poll();
 		const after = JSON.stringify(h.poller.staticData());
@@ -173,7 +177,7 @@ export async function runScriptedDay(options: DayOptions): Promise<DayResult> {
 		const warnings = h.poller.logs.slice(logsBefore).filter((l) => l.level === 'warn').map((l) => l.message);
 		if (warnings.length > 0) warned.push({ index, atMs: nowMs, messages: warnings });
 		if (outcome.error) {
-			failures.push({ index, atMs: nowMs, error: outcome.error, watchUnchanged: before === JSON.stringify(h.poller.staticData().watch) });
+			failures.push({ index, atMs: nowMs, error: outcome.error, watchUnchanged: before === watches(h.poller) });
 			continue;
 		}
 		for (const item of outcome.items) {

@@ -1,4 +1,5 @@
-import { runCycle, type CycleSettings } from '../../nodes/JobSearch/trigger/cycle';
+import { ONE_SEARCH, runSearches, type CycleSettings } from '../../nodes/JobSearch/trigger/cycle';
+import type { FetchPage } from '../../nodes/JobSearch/paging/reader';
 import { failureToReport } from '../../nodes/JobSearch/trigger/failures';
 import type { TriggerState } from '../../nodes/JobSearch/trigger/state';
 import {
@@ -7,7 +8,7 @@ import {
 	DEFAULT_REQUESTS_PER_MINUTE,
 	DEFAULT_ROWS_PER_REQUEST,
 } from '../../nodes/JobSearch/trigger/tunables';
-import { MINUTE, arrayIndex, classifyModelFailure, shownAt, type IndexBehaviour, type IndexedJob } from './indexModel';
+import { MINUTE, arrayIndex, classifyModelFailure, shownAt, standingAt, type IndexBehaviour, type IndexedJob } from './indexModel';
 
 /**
  * The trigger's poll rules (runCycle and the failure policy, the same code the node runs) polled
@@ -30,7 +31,10 @@ export const defaultSettings = (over: Partial<CycleSettings> = {}): CycleSetting
 export const pollTimeFor = (everyMinutes: number) => Math.min(15 * MINUTE, Math.max(30_000, everyMinutes * MINUTE * 0.8));
 
 export interface SimTrigger {
+	/** Every job of the index a search may meet (for several searches: their union). */
 	jobs: IndexedJob[];
+	/** Several searches in the trigger, each with the jobs its filters match; one search of all `jobs` when unset. */
+	searches?: { key: string; jobs: IndexedJob[] }[];
 	behaviour?: IndexBehaviour;
 	settings: CycleSettings;
 	everyMinutes: number;
@@ -62,12 +66,13 @@ export interface SimFigures {
 	finalState?: TriggerState;
 }
 
-/** A late job is sent at the latest by the final look of its part: a Late Window and some minutes after it was posted. */
+/** A late job is sent at the latest by the final look of its part: a Late Window, a poll and some minutes after it was posted. */
 const SETTLING_MS = 30 * MINUTE;
 
 interface Running {
 	spec: SimTrigger;
-	index: ReturnType<typeof arrayIndex>;
+	index: { requests: { atMs: number }[]; rows: () => number };
+	searches: { key: string; fetchPage: FetchPage }[];
 	state?: TriggerState;
 	pollTimes: number[];
 	deliveredAt: Map<string, number>;
@@ -114,14 +119,30 @@ export async function simulate(triggers: SimTrigger[], fromMs: number, toMs: num
 	const clock = { ms: fromMs };
 	const time = new VirtualTime(clock);
 	const runs: Running[] = triggers.map((spec) => {
-		const index = arrayIndex(spec.jobs, clock, spec.behaviour);
-		const timed: typeof index.fetchPage = async (request) => {
-			const answer = await index.fetchPage(request).catch((error: Error) => error);
-			await time.sleep(requestMs);
-			if (answer instanceof Error) throw answer;
-			return answer;
+		const requests: { atMs: number }[] = [];
+		const indexes = (spec.searches ?? [{ key: ONE_SEARCH, jobs: spec.jobs }]).map(({ key, jobs }) => {
+			const index = arrayIndex(jobs, clock, spec.behaviour);
+			const fetchPage: FetchPage = async (request) => {
+				requests.push({ atMs: clock.ms });
+				const answer = await index.fetchPage(request).catch((error: Error) => error);
+				await time.sleep(requestMs);
+				if (answer instanceof Error) throw answer;
+				return answer;
+			};
+			return { key, index, fetchPage };
+		});
+		const rows = () => indexes.reduce((sum, { index }) => sum + index.rows(), 0);
+		return {
+			spec,
+			index: { requests, rows },
+			searches: indexes.map(({ key, fetchPage }) => ({ key, fetchPage })),
+			pollTimes: [],
+			deliveredAt: new Map(),
+			duplicates: [],
+			maxRequestsPerPoll: 0,
+			failedPolls: 0,
+			interruptedPolls: 0,
 		};
-		return { spec, index: { ...index, fetchPage: timed }, pollTimes: [], deliveredAt: new Map(), duplicates: [], maxRequestsPerPoll: 0, failedPolls: 0, interruptedPolls: 0 };
 	});
 	const loop = async (run: Running) => {
 		let busyUntil = -Infinity;
@@ -131,15 +152,15 @@ export async function simulate(triggers: SimTrigger[], fromMs: number, toMs: num
 			const pollMs = clock.ms;
 			run.pollTimes.push(pollMs);
 			const before = run.index.requests.length;
-			const out = await runCycle(run.state, run.spec.settings, {
-				fetchPage: run.index.fetchPage,
+			const out = await runSearches(run.state, run.searches, run.spec.settings, {
+				fetchPage: run.searches[0].fetchPage,
 				now: () => clock.ms,
 				sleep: async (ms) => await time.sleep(ms),
 				classify: classifyModelFailure,
 			});
 			busyUntil = clock.ms;
 			if (process.env.TRACE_SIM && run === runs[0]) {
-				const w = out.state.watch;
+				const w = Object.values(out.state.searches)[0]?.watch;
 				const hm = (ms: number) => new Date(ms).toISOString().slice(11, 19);
 				console.log(hm(pollMs), `req ${run.index.requests.length - before} emit ${out.emit.length} fail ${out.failure?.kind.kind ?? '-'}`, w ? `head ${hm(w.headMs)} final ${hm(w.finalMs)} floor ${hm(w.floorMs)} pass ${w.pass ? hm(w.pass.cursorMs) : '-'} pending ${w.pending.length} seen ${w.seen.size}` : '', `share ${out.state.requests.share.toFixed(2)} tokens ${out.state.requests.tokens.toFixed(1)}`);
 			}
@@ -172,7 +193,7 @@ function figuresOf(run: Running, fromMs: number, toMs: number): SimFigures {
 			j.visibleMs + skewMs > fromMs &&
 			j.visibleMs - j.createdMs <= lateWindowMs &&
 			shownAt(j, toMs - skewMs) &&
-			j.visibleMs + skewMs <= toMs - lateWindowMs - SETTLING_MS &&
+			j.visibleMs + skewMs <= toMs - lateWindowMs - SETTLING_MS - run.spec.everyMinutes * MINUTE &&
 			pollTimes.some((p) => shownAt(j, p - skewMs)),
 	);
 	let firstPoll = 0;
@@ -216,4 +237,52 @@ function figuresOf(run: Running, fromMs: number, toMs: number): SimFigures {
 		interruptedPolls: run.interruptedPolls,
 		...(run.state ? { finalState: run.state } : {}),
 	};
+}
+
+/**
+ * What users build today, on the same index and at the same poll times: a Schedule Trigger, a
+ * search of the last 24 hours (the service's maximum of 10,000 rows) and Remove Duplicates across
+ * executions. Each poll pays for every row of the day; its first execution only learns. A job is
+ * delivered by the first poll that shows it within its day. The rows a poll pays are counted at
+ * up to 400 polls spread over the run and scaled to all of them (the count is the same shape at
+ * every poll; counting it at all of a busy index's 4,320 polls would take minutes).
+ */
+export function baselineFigures(jobs: IndexedJob[], fromMs: number, toMs: number, everyMinutes: number, skewMs = 0): SimFigures {
+	const dayMs = 24 * 60 * MINUTE;
+	const pollTimes: number[] = [];
+	for (let t = fromMs; t <= toMs; t += everyMinutes * MINUTE) pollTimes.push(t);
+	const deliveredAt = new Map<string, number>();
+	for (const job of jobs) {
+		const first = Math.max(0, Math.ceil((job.visibleMs + skewMs - fromMs) / (everyMinutes * MINUTE)));
+		if (first <= 0 || first >= pollTimes.length) continue;
+		const at = pollTimes[first];
+		const standing = standingAt(job, at - skewMs);
+		if (standing !== undefined && standing >= at - skewMs - dayMs) deliveredAt.set(job.uid, at);
+	}
+	const step = Math.max(1, Math.floor(pollTimes.length / 400));
+	let counted = 0;
+	let sampled = 0;
+	for (let i = 0; i < pollTimes.length; i += step) {
+		const indexMs = pollTimes[i] - skewMs;
+		let matches = 0;
+		for (const job of jobs) {
+			const at = standingAt(job, indexMs);
+			if (at !== undefined && at >= indexMs - dayMs) matches++;
+		}
+		counted += Math.min(10_000, matches);
+		sampled++;
+	}
+	const rows = Math.round((counted / sampled) * pollTimes.length);
+	const run: Running = {
+		spec: { jobs, settings: defaultSettings(), everyMinutes, behaviour: { skewMs } },
+		index: { rows: () => rows, requests: pollTimes.map((atMs) => ({ atMs })) },
+		searches: [],
+		pollTimes,
+		deliveredAt,
+		duplicates: [],
+		maxRequestsPerPoll: 1,
+		failedPolls: 0,
+		interruptedPolls: 0,
+	};
+	return figuresOf(run, fromMs, toMs);
 }

@@ -1,10 +1,10 @@
-import { recordingSleep, waitsMoveDate } from '../node/sleeps';
+import { recordingSleep, waitsMoveDate } from '../support/sleeps';
 
 // Every wait the trigger asks for (its request pacing) moves the faked Date on instead of passing
 // in real time; the reference server reads the same clock.
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: recordingSleep }));
 
-import { stateOf } from './pollHelpers';
+import { searchOf } from './pollHelpers';
 import { FAKE_DATE_ONLY, MINUTE, runScriptedDay, type DayResult, type TimeControl } from './scriptedDay';
 
 const time: TimeControl = { set: (ms) => jest.setSystemTime(ms) };
@@ -35,7 +35,7 @@ describe('after 10,000 jobs in nine hours', () => {
 	it('keeps its state under a fixed size: at most 10,000 uids, those the Late Window can still show and those a repost may bring back', () => {
 		expect(day.trigger.delivered.length).toBeGreaterThanOrEqual(10_000);
 		expect(day.trigger.duplicates).toEqual([]);
-		expect(Object.keys(stateOf(day.h.poller).watch!.seen).length).toBeLessThanOrEqual(10_000);
+		expect(Object.keys(searchOf(day.h.poller)!.watch!.seen).length).toBeLessThanOrEqual(10_000);
 		// About 36 bytes a uid: n8n stores this with the workflow after each poll that changes it.
 		expect(day.maxStateBytes).toBeLessThan(400_000);
 		// The cap forgot only uids already settled, none the Late Window could still show.

@@ -28,6 +28,8 @@ export interface RequestLedger {
 
 export interface RequestSettings {
 	requestsPerMinute: number;
+	/** The shortest time between two polls: a poll may spend what the minutes since the last one earned. */
+	intervalMs?: number;
 }
 
 /** A new trigger starts with a few requests in hand, not an hour's worth: activation is no burst. */
@@ -41,7 +43,8 @@ export function windowCap(settings: RequestSettings): number {
 }
 
 function capacity(settings: RequestSettings): number {
-	return Math.max(windowCap(settings), settings.requestsPerMinute * BUCKET_MINUTES);
+	const minutes = Math.max(BUCKET_MINUTES, (settings.intervalMs ?? 0) / MINUTE_MS);
+	return Math.max(windowCap(settings), settings.requestsPerMinute * minutes);
 }
 
 /**
@@ -84,6 +87,17 @@ export class RequestBudget {
 		return this.ledger.pausedUntilMs >= this.deadlineMs ? 0 : Math.floor(this.ledger.tokens);
 	}
 
+	/**
+	 * The requests this poll can still send: what the bucket holds, and no more than the turns
+	 * left before the poll's time is up.
+	 */
+	remaining(): number {
+		const spacingMs = RATE_WINDOW_MS / windowCap(this.settings);
+		const firstTurnMs = Math.max(this.clock.now(), this.turnMs(false));
+		const turns = firstTurnMs >= this.deadlineMs ? 0 : Math.floor((this.deadlineMs - 1 - firstTurnMs) / spacingMs) + 1;
+		return Math.min(this.available(), turns);
+	}
+
 	/** How full the bucket is, 0 to 1: the scarcer requests are, the more a look pays in rows instead. */
 	fill(): number {
 		this.refill();
@@ -106,12 +120,10 @@ export class RequestBudget {
 	 * workflows on one key take turns instead of emptying its window at once. False when no
 	 * request may go in this poll: no token, or its turn would come only after the poll's time.
 	 */
-	async take(): Promise<boolean> {
+	async take(burst = false): Promise<boolean> {
 		this.refill();
 		if (this.ledger.tokens < 1) return false;
-		const spacingMs = RATE_WINDOW_MS / windowCap(this.settings);
-		const lastMs = this.ledger.sentMs.length > 0 ? this.ledger.sentMs[this.ledger.sentMs.length - 1] : -Infinity;
-		const turnMs = Math.max(this.ledger.pausedUntilMs, lastMs + spacingMs);
+		const turnMs = this.turnMs(burst);
 		const nowMs = this.clock.now();
 		if (turnMs > nowMs) {
 			if (turnMs >= this.deadlineMs) return false;
@@ -123,6 +135,20 @@ export class RequestBudget {
 		this.ledger.sentMs = [...this.ledger.sentMs, this.clock.now()].slice(-windowCap(this.settings));
 		this.requests++;
 		return true;
+	}
+
+	/**
+	 * When the next request may go: after any pause the service asked for, and one spacing after
+	 * the last request; a `burst` (the head reads of a poll's searches, which should meet the
+	 * index at the same moment) only waits for a free place in the rate window.
+	 */
+	private turnMs(burst: boolean): number {
+		const cap = windowCap(this.settings);
+		const sent = this.ledger.sentMs;
+		const windowFreeMs = sent.length >= cap ? sent[sent.length - cap] + RATE_WINDOW_MS + 1 : -Infinity;
+		if (burst) return Math.max(this.ledger.pausedUntilMs, windowFreeMs);
+		const lastMs = sent.length > 0 ? sent[sent.length - 1] : -Infinity;
+		return Math.max(this.ledger.pausedUntilMs, windowFreeMs, lastMs + RATE_WINDOW_MS / cap);
 	}
 
 	/**

@@ -23,8 +23,11 @@ export interface Pass {
 export interface PendingRead extends Range {
 	/** Part of the activation read: its jobs created before this moment are learned, not sent. */
 	learnBeforeMs?: number;
-	/** A final look that reads its part whole: the final looks stand at its end once it is read. */
-	final?: boolean;
+	/**
+	 * A final look that reads its part whole, up to `finalToMs` (what is above `toMs` was read
+	 * already): the final looks stand at `finalToMs` once this part is read.
+	 */
+	finalToMs?: number;
 }
 
 /** What the trigger knows of the index, once activation has read the Late Window. */
@@ -59,8 +62,18 @@ export interface Watch {
 /** A run of transient failures (rate limits, service faults) that has not ended yet. */
 export interface Trouble {
 	sinceMs: number;
+	/** Polls in a row that could not read the head. */
+	polls: number;
 	/** When the trigger last failed an execution for it: at most once per trouble period. */
 	reportedMs?: number;
+}
+
+/** One search of the trigger. */
+export interface SearchState {
+	/** When its first poll ran: jobs posted since are sent even if its activation read came later. */
+	activatedMs: number;
+	/** Undefined until its activation read has finished. */
+	watch?: Watch;
 }
 
 /**
@@ -68,38 +81,39 @@ export interface Trouble {
  * saves it with the workflow after every poll.
  */
 export interface TriggerState {
-	/** Undefined until the activation read has finished. */
-	watch?: Watch;
+	/** Each search by its key (see searches.ts): a search whose filters change starts over. */
+	searches: Record<string, SearchState>;
+	/** The request budget every search of the trigger spends. */
 	requests: RequestLedger;
 	trouble?: Trouble;
 	/** When the last poll started (epoch ms). */
 	lastPollMs: number;
-	/** When the first poll ran: jobs posted since are sent even if the activation read came later. */
-	activatedMs: number;
 }
 
-const VERSION = 4;
+const VERSION = 5;
 
 interface StoredState {
 	version: number;
 	lastPoll: string;
-	activated: string;
 	requests: { tokens: number; at: string; share: number; sent: string[]; pausedUntil: string };
-	trouble?: { since: string; reported?: string };
-	watch?: {
-		head: string;
-		final: string;
-		floor: string;
-		seen: Record<string, number>;
-		gone?: string[];
-		pending?: { from: string; to: string; learnBefore?: string; final?: boolean }[];
-		pass?: { started: string; from: string; cursor: string; to: string; finalUpTo: string };
-		passStarted: string;
-		wholePasses: boolean;
-		checked: string;
-		tiesSeen: number;
-		offsets: { at: string; offsetMs: number }[];
-	};
+	trouble?: { since: string; polls: number; reported?: string };
+	searches: Record<string, { activated: string; watch?: StoredWatch }>;
+}
+
+interface StoredWatch {
+	head: string;
+	final: string;
+	floor: string;
+	seen: Record<string, number>;
+	gone?: string[];
+	pending?: { from: string; to: string; learnBefore?: string; finalTo?: string }[];
+	/** No `finalUpTo`: a pass of the newest stretches, which gives no final look. */
+	pass?: { started: string; from: string; cursor: string; to: string; finalUpTo?: string };
+	passStarted: string;
+	wholePasses: boolean;
+	checked: string;
+	tiesSeen: number;
+	offsets: { at: string; offsetMs: number }[];
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -121,7 +135,7 @@ function range(value: unknown): Range {
 	return { fromMs: time(r?.from), toMs: time(r?.to) };
 }
 
-function readWatch(stored: NonNullable<StoredState['watch']>): Watch {
+function readWatch(stored: StoredWatch): Watch {
 	const seen = new Map<string, number>();
 	if (typeof stored.seen !== 'object' || stored.seen === null || Array.isArray(stored.seen)) throw new Error('no seen');
 	for (const [uid, ms] of Object.entries(stored.seen)) seen.set(uid, finite(ms));
@@ -136,9 +150,19 @@ function readWatch(stored: NonNullable<StoredState['watch']>): Watch {
 		pending: (Array.isArray(stored.pending) ? stored.pending : []).map((r) => ({
 			...range(r),
 			...(r.learnBefore !== undefined ? { learnBeforeMs: time(r.learnBefore) } : {}),
-			...(r.final === true ? { final: true } : {}),
+			...(r.finalTo !== undefined ? { finalToMs: time(r.finalTo) } : {}),
 		})),
-		...(p ? { pass: { startedMs: time(p.started), fromMs: time(p.from), cursorMs: time(p.cursor), toMs: time(p.to), finalUpToMs: time(p.finalUpTo) } } : {}),
+		...(p
+			? {
+					pass: {
+						startedMs: time(p.started),
+						fromMs: time(p.from),
+						cursorMs: time(p.cursor),
+						toMs: time(p.to),
+						finalUpToMs: p.finalUpTo === undefined ? -Infinity : time(p.finalUpTo),
+					},
+				}
+			: {}),
 		passStartedMs: time(stored.passStarted),
 		wholePasses: stored.wholePasses === true,
 		checkedMs: time(stored.checked),
@@ -158,7 +182,7 @@ export function readState(staticData: IDataObject): TriggerState | undefined {
 		const r = stored.requests!;
 		const state: TriggerState = {
 			lastPollMs: time(stored.lastPoll),
-			activatedMs: time(stored.activated),
+			searches: {},
 			requests: {
 				tokens: finite(r.tokens),
 				atMs: time(r.at),
@@ -168,17 +192,24 @@ export function readState(staticData: IDataObject): TriggerState | undefined {
 			},
 		};
 		if (stored.trouble) {
-			state.trouble = { sinceMs: time(stored.trouble.since), ...(stored.trouble.reported ? { reportedMs: time(stored.trouble.reported) } : {}) };
+			state.trouble = {
+				sinceMs: time(stored.trouble.since),
+				polls: finite(stored.trouble.polls, 0),
+				...(stored.trouble.reported ? { reportedMs: time(stored.trouble.reported) } : {}),
+			};
 		}
-		if (stored.watch) state.watch = readWatch(stored.watch);
+		if (typeof stored.searches !== 'object' || stored.searches === null) return undefined;
+		for (const [key, search] of Object.entries(stored.searches)) {
+			state.searches[key] = { activatedMs: time(search.activated), ...(search.watch ? { watch: readWatch(search.watch) } : {}) };
+		}
 		return state;
 	} catch {
 		return undefined;
 	}
 }
 
-function storeWatch(watch: Watch): NonNullable<StoredState['watch']> {
-	const stored: NonNullable<StoredState['watch']> = {
+function storeWatch(watch: Watch): StoredWatch {
+	const stored: StoredWatch = {
 		head: iso(watch.headMs),
 		final: iso(watch.finalMs),
 		floor: iso(watch.floorMs),
@@ -195,12 +226,13 @@ function storeWatch(watch: Watch): NonNullable<StoredState['watch']> {
 			from: iso(r.fromMs),
 			to: iso(r.toMs),
 			...(r.learnBeforeMs !== undefined ? { learnBefore: iso(r.learnBeforeMs) } : {}),
-			...(r.final ? { final: true } : {}),
+			...(r.finalToMs !== undefined ? { finalTo: iso(r.finalToMs) } : {}),
 		}));
 	}
 	if (watch.pass) {
 		const { startedMs, fromMs, cursorMs, toMs, finalUpToMs } = watch.pass;
-		stored.pass = { started: iso(startedMs), from: iso(fromMs), cursor: iso(cursorMs), to: iso(toMs), finalUpTo: iso(finalUpToMs) };
+		stored.pass = { started: iso(startedMs), from: iso(fromMs), cursor: iso(cursorMs), to: iso(toMs) };
+		if (Number.isFinite(finalUpToMs)) stored.pass.finalUpTo = iso(finalUpToMs);
 	}
 	return stored;
 }
@@ -214,13 +246,18 @@ export function writeState(staticData: IDataObject, state: TriggerState, keep: r
 	const stored: StoredState = {
 		version: VERSION,
 		lastPoll: iso(state.lastPollMs),
-		activated: iso(state.activatedMs),
+		searches: Object.fromEntries(
+			Object.entries(state.searches).map(([key, search]) => [key, { activated: iso(search.activatedMs), ...(search.watch ? { watch: storeWatch(search.watch) } : {}) }]),
+		),
 		requests: { tokens: r.tokens, at: iso(r.atMs), share: r.share, sent: r.sentMs.map(iso), pausedUntil: iso(r.pausedUntilMs) },
 	};
 	if (state.trouble) {
-		stored.trouble = { since: iso(state.trouble.sinceMs), ...(state.trouble.reportedMs !== undefined ? { reported: iso(state.trouble.reportedMs) } : {}) };
+		stored.trouble = {
+			since: iso(state.trouble.sinceMs),
+			polls: state.trouble.polls,
+			...(state.trouble.reportedMs !== undefined ? { reported: iso(state.trouble.reportedMs) } : {}),
+		};
 	}
-	if (state.watch) stored.watch = storeWatch(state.watch);
 	for (const key of Object.keys(staticData)) if (!keep.includes(key)) delete staticData[key];
 	Object.assign(staticData, stored);
 }
