@@ -240,6 +240,21 @@ describe('failures that may pass', () => {
 	);
 });
 
+describe('failures that may pass, where polls are far apart', () => {
+	it('fail no poll for two failed polls an hour apart (Every Hour): only the third in a row fails', async () => {
+		h = await startHarnessed(time, T0, { pollTimes: { item: [{ mode: 'everyHour' }] } }, { jobs: 0 });
+		expect((await h.poller.poll()).error).toBeUndefined();
+		const failed: boolean[] = [];
+		for (const hour of [1, 2, 3]) {
+			moveTo(time, T0 + hour * 60 * MINUTE);
+			h.server.admin.injectFault({ kind: '500', times: 3, tool: 'search_jobs' });
+			failed.push((await h.poller.poll()).error !== undefined);
+		}
+		expect(failed).toEqual([false, false, true]);
+		expect(stateOf(h.poller).trouble).toMatchObject({ polls: 3 });
+	});
+});
+
 describe('failures that will not pass by themselves', () => {
 	it('fails at once for a revoked key with the clear message, changes no watch state, and catches up with a new key, nothing twice', async () => {
 		h = await startHarnessed(time, T0, {}, { jobs: 0 });

@@ -33,11 +33,9 @@ export function report(this: IPollFunctions, outcome: CycleOutcome, events: Poll
 	const waitedOut = events.rateLimited - (outcome.failure?.kind.kind === 'rate-limited' ? 1 : 0);
 	if (waitedOut > 0) parts.push(`${waitedOut} rate limit${waitedOut === 1 ? '' : 's'} (429) waited out`);
 	if (outcome.passDone && !outcome.firstPoll) parts.push('late-job pass done');
-	const searches = Object.values(outcome.state.searches);
-	const unread = searches.filter((search) => !search.watch).length;
-	if (outcome.firstPoll && unread === searches.length) parts.push('first poll: nothing read yet (the next poll reads the Late Window), nothing sent');
+	const unread = Object.values(outcome.state.searches).every((search) => !search.watch);
+	if (outcome.firstPoll && unread) parts.push('first poll: nothing read yet (the next poll reads the Late Window), nothing sent');
 	else if (outcome.firstPoll) parts.push(outcome.emit.length ? 'first poll' : 'first poll: learned the Late Window, nothing sent');
-	if (outcome.firstPoll && unread > 0 && unread < searches.length) parts.push(`${unread} of the searches not read yet (the next poll reads their Late Window)`);
 	if (outcome.learning && !outcome.firstPoll) parts.push('still reading the Late Window of activation');
 	const pausedUntilMs = budget.pausedUntilMs();
 	if (reader.requests === 0 && !outcome.failure) {
