@@ -108,6 +108,11 @@ export class AccountBook {
 		return true;
 	}
 
+	/** The safe name (`key_N`) of a key this book holds, revoked or not. */
+	keyIdOf(key: string): string | undefined {
+		return this.keysByHash.get(sha256(key).toString('hex'))?.id;
+	}
+
 	/** The key's record when it is well-formed, known and not revoked. */
 	authenticate(presented: string | undefined): KeyRecord | undefined {
 		if (!presented || !KEY_SHAPE.test(presented)) return undefined;

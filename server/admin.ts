@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { KeyLimitError } from './accounts';
 import { bearerToken } from './auth';
 import { notFound, serviceError, validationError } from './errors';
+import { injectFault, type Fault } from './faults';
 import type { ServiceState } from './handlers';
 import { PLAN_NAMES } from './plans';
 import type { Plan } from './model';
@@ -61,6 +62,21 @@ export function registerAdmin(app: FastifyInstance, state: ServiceState, adminTo
 			throw error;
 		}
 	});
+
+	// Faults for a server in another process (the e2e's): the same as admin.injectFault in process.
+	app.post('/admin/faults', { onRequest: guard }, async (request, reply) => {
+		if (!state.faults) return sendError(reply, serviceError(409, 'faults_disabled', 'Fault injection is off: start the server with --faults'));
+		const body = request.body;
+		if (typeof body !== 'object' || body === null || Array.isArray(body)) return sendError(reply, validationError('the body must be a fault object { kind, ... }'));
+		try {
+			injectFault(state, body as Fault);
+		} catch (error) {
+			return sendError(reply, validationError((error as Error).message));
+		}
+		return reply.code(201).send({ armed: true });
+	});
+
+	app.post('/admin/faults/clear', { onRequest: guard }, async () => ({ cleared: state.faults?.clear() ?? 0 }));
 
 	app.post('/admin/keys/revoke', { onRequest: guard }, async (request, reply) => {
 		const key = (request.body as { key?: unknown } | undefined)?.key;

@@ -45,7 +45,7 @@ function faultHook(options: AppOptions) {
 		const tool = isMcp(request)
 			? body?.method === 'tools/call' && typeof body.params?.name === 'string' ? body.params.name : undefined
 			: (request.params as { tool?: string }).tool;
-		const fault = parseFaultHeader(request.headers['x-fault']) ?? options.faultQueue.take(tool);
+		const fault = parseFaultHeader(request.headers['x-fault']) ?? options.faultQueue.take('transport', tool, request.callKey?.id);
 		if (!fault) return;
 		if (fault.kind === 'delay') {
 			await new Promise((resolve) => setTimeout(resolve, fault.delayMs));

@@ -2,6 +2,7 @@ import { toolDefinitions, TOOL_NAMES, type ToolName } from '../nodes/JobSearch/f
 import { balanceOf, charge, type Account, type AccountBook, type KeyRecord } from './accounts';
 import type { Clock } from './clock';
 import { clientActivityOf, clientHistoryOf } from './details';
+import type { FaultQueue } from './faults';
 import { invalidKey, notFound, serviceError, ServiceError, validationError, type ErrorBody } from './errors';
 import type { Plan } from './model';
 import { PLANS, PRICES, UPGRADE_URL } from './plans';
@@ -17,6 +18,8 @@ export interface ServiceState {
 	limiter: SlidingWindowLimiter;
 	store: JobStore;
 	rateLimits: Record<Plan, { requests: number; windowMs: number }>;
+	/** Armed faults, when fault injection is on: the handler answers their 429s. */
+	faults?: FaultQueue;
 }
 
 export interface CallContext {
@@ -49,7 +52,8 @@ interface Served {
 
 function serve(state: ServiceState, tool: ToolName, input: Record<string, unknown>): Served {
 	if (tool === 'search_jobs') {
-		const result = search(state.store, compileQuery(input, state.clock.now()));
+		// The service computes searchPeriod on its own clock, the index's.
+		const result = search(state.store, compileQuery(input, state.store.now()), state.store.answerShape());
 		const cost = result.jobs.length * PRICES.search_jobs;
 		return { data: result, cost, needed: Math.max(cost, PRICES.search_jobs) };
 	}
@@ -78,16 +82,19 @@ function run(state: ServiceState, account: Account, ctx: CallContext, tool: stri
 	// The key was checked when the headers arrived; it may have been revoked while the body was.
 	if (ctx.key.revoked) throw invalidKey();
 	if (!isToolName(tool)) throw notFound(`Unknown tool "${tool}". Tools: ${TOOL_NAMES.join(', ')}`);
-	const decision = state.limiter.take(ctx.key.id, state.rateLimits[account.plan]);
-	if (!decision.allowed) {
-		throw serviceError(
+	const rateLimited = (retryAfterMs: number) =>
+		serviceError(
 			429,
 			'rate_limited',
-			`Rate limit of ${state.rateLimits[account.plan].requests} requests per minute for this key exceeded; retry in ${decision.retryAfterMs} ms`,
-			{ retryAfterMs: decision.retryAfterMs },
-			{ 'Retry-After': String(Math.ceil(decision.retryAfterMs / 1000)) },
+			`Rate limit of ${state.rateLimits[account.plan].requests} requests per minute for this key exceeded; retry in ${retryAfterMs} ms`,
+			{ retryAfterMs },
+			{ 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) },
 		);
-	}
+	// Before the limiter, and so not counted in the window: the requests that used it up are someone else's.
+	const forced = state.faults?.take('handler', tool, ctx.key.id);
+	if (forced) throw rateLimited(forced.retryAfterMs);
+	const decision = state.limiter.take(ctx.key.id, state.rateLimits[account.plan]);
+	if (!decision.allowed) throw rateLimited(decision.retryAfterMs);
 	const problem = inputProblem(tool, input);
 	if (problem) throw validationError(problem);
 	const body = input as Record<string, unknown>;

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'net';
 import { AccountBook, balanceOf, generateKey, type AccountSeed, type CallLogEntry } from './accounts';
 import { buildApp, type AuthenticatedRequest } from './app';
 import { systemClock, type Clock } from './clock';
-import { FaultQueue, type Fault } from './faults';
+import { FaultQueue, injectFault, type Fault } from './faults';
 import type { ServiceState } from './handlers';
 import type { Job, Plan } from './model';
 import { PLAN_NAMES, PLANS } from './plans';
@@ -15,6 +15,7 @@ export { createManualClock, type Clock } from './clock';
 export type { Job, Plan } from './model';
 export type { Fault } from './faults';
 export type { ScriptedJob } from './store';
+export type { Burst, LiveOptions } from './liveOptions';
 export type { AuthenticatedRequest } from './app';
 
 export interface StartServerOptions {
@@ -68,9 +69,14 @@ export interface RunningServer {
 		/** Takes jobs out of the index (closed or made private upstream); returns how many were there. */
 		removeJobs(uids: string[]): number;
 		visibleJobs(): Job[];
+		/**
+		 * Arms a fault for the next matching requests (see Fault): e.g. `{ kind: '429', share: 0.3,
+		 * key, seed: 7 }` answers about 30% of that key's tool calls 429, as when other workflows
+		 * use the key too. Also `POST /admin/faults`.
+		 */
 		injectFault(f: Fault): void;
-		/** Disarms every fault still armed. */
-		clearFaults(): void;
+		/** Disarms every fault still armed; returns how many were. */
+		clearFaults(): number;
 	};
 	close(): Promise<void>;
 }
@@ -100,14 +106,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 	const rateLimits = Object.fromEntries(
 		PLAN_NAMES.map((plan) => [plan, options.rateLimits?.[plan] ?? PLANS[plan].rateLimit]),
 	) as ServiceState['rateLimits'];
+	const faultQueue = new FaultQueue();
 	const state: ServiceState = {
 		clock,
 		accounts,
 		limiter: new SlidingWindowLimiter(clock),
 		store: new JobStore({ clock, seed: options.seed ?? 1, jobs: options.jobs ?? 2000, live: options.live }),
 		rateLimits,
+		faults: options.faults === true ? faultQueue : undefined,
 	};
-	const faultQueue = new FaultQueue();
 	const adminToken = options.adminToken ?? randomBytes(24).toString('base64url');
 	const app = buildApp(state, { faults: options.faults === true, faultQueue, adminToken, logger: options.logger === true, requestTimeoutMs: options.requestTimeoutMs,
 		onAuthenticated: options.onAuthenticated,
@@ -150,10 +157,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 			addJobs: (jobs) => state.store.add(jobs),
 			removeJobs: (uids) => state.store.remove(uids),
 			visibleJobs: () => state.store.visible().map((entry) => entry.job),
-			injectFault: (fault) => {
-				if (!options.faults) throw new Error('fault injection needs startServer({ faults: true })');
-				faultQueue.inject(fault);
-			},
+			injectFault: (fault) => injectFault(state, fault),
 			clearFaults: () => faultQueue.clear(),
 		},
 		close: () => app.close(),

@@ -1,5 +1,7 @@
 import { CATEGORY_GROUPS, DEFAULT_ROWS_PER_CALL, type CountryLocation } from '../nodes/JobSearch/filters';
+import { approximateTotal } from './liveOptions';
 import type { Job } from './model';
+import type { Random } from './random';
 import { compareEntries, firstAtOrBefore, firstBefore, type Entry, type JobStore } from './store';
 
 /** A search_jobs body that already passed the JSON Schema. */
@@ -14,11 +16,21 @@ export interface CompiledQuery {
 	categories: Set<string> | null;
 	predicates: Predicate[];
 	limit: number;
+	/** The filters as text (every field but the window and limit): one name per filter for the store's standing filters. */
+	filterKey: string;
 }
 
 export interface SearchResult {
 	jobs: Job[];
 	total: number;
+}
+
+/** How an index answers beyond the jobs it finds: the documented answer when both are absent. */
+export interface AnswerShape {
+	/** `total` rounded as search engines report large counts (see approximateTotal). */
+	approximateTotals?: boolean;
+	/** Ties in createdAt come back shuffled with this stream instead of by uid descending. */
+	tieOrder?: Random;
 }
 
 const HOUR_MS = 3_600_000;
@@ -224,6 +236,8 @@ function predicatesOf(body: SearchBody): Predicate[] {
 	return candidates.filter((p): p is Predicate => p !== undefined);
 }
 
+const WINDOW_AND_PAGE = new Set(['searchPeriod', 'fromDate', 'toDate', 'limit']);
+
 /** The time window (docs/service.md#search-period): searchPeriod before now, intersected with fromDate and toDate. */
 export function compileQuery(body: SearchBody, nowMs: number): CompiledQuery {
 	let fromMs = -Infinity;
@@ -233,37 +247,78 @@ export function compileQuery(body: SearchBody, nowMs: number): CompiledQuery {
 	if (typeof body.toDate === 'string') toMs = Math.min(toMs, Date.parse(body.toDate));
 	const categories = Array.isArray(body.jobCategories) && body.jobCategories.length > 0 ? expandCategories(body.jobCategories) : null;
 	const limit = typeof body.limit === 'number' ? body.limit : DEFAULT_ROWS_PER_CALL;
-	return { fromMs, toMs, categories, predicates: predicatesOf(body), limit };
+	const filters = Object.keys(body)
+		.filter((key) => !WINDOW_AND_PAGE.has(key))
+		.sort()
+		.map((key) => [key, body[key]]);
+	return { fromMs, toMs, categories, predicates: predicatesOf(body), limit, filterKey: JSON.stringify(filters) };
 }
 
-function windowOf(entries: readonly Entry[], query: CompiledQuery): readonly Entry[] {
-	if (query.fromMs > query.toMs) return [];
-	return entries.slice(firstAtOrBefore(entries, query.toMs), firstBefore(entries, query.fromMs));
+/** The window's bounds in `entries` (newest first): [first inside, first older). */
+function windowOf(entries: readonly Entry[], query: CompiledQuery): [number, number] {
+	if (query.fromMs > query.toMs) return [0, 0];
+	return [firstAtOrBefore(entries, query.toMs), firstBefore(entries, query.fromMs)];
 }
 
-function collect(candidates: Iterable<Entry>, query: CompiledQuery): SearchResult {
-	const jobs: Job[] = [];
-	let total = 0;
-	outer: for (const entry of candidates) {
-		for (const predicate of query.predicates) if (!predicate(entry.job)) continue outer;
-		total++;
-		if (jobs.length < query.limit) jobs.push(entry.job);
+/** Counts and pages entries[from, to), every one a match: the count is the window's size, and only the page is read. */
+function collect(entries: readonly Entry[], from: number, to: number, limit: number, shape: AnswerShape): SearchResult {
+	const { tieOrder } = shape;
+	let end = Math.min(to, from + limit);
+	// With shuffled ties the page keeps the whole group it ends in, so any member may land on it.
+	if (tieOrder && end > from) while (end < to && entries[end].createdMs === entries[end - 1].createdMs) end++;
+	const page = entries.slice(from, end);
+	if (tieOrder) {
+		shuffleTies(page, tieOrder);
+		page.length = Math.min(page.length, limit);
 	}
-	return { jobs, total };
+	const total = to - from;
+	return { jobs: page.map((entry) => entry.job), total: shape.approximateTotals ? approximateTotal(total) : total };
 }
 
-/** Binary-searches the window in the index of each asked category, then filters only those. */
-export function search(store: JobStore, query: CompiledQuery): SearchResult {
-	if (query.categories === null) return collect(windowOf(store.visible(), query), query);
-	const parts = [...query.categories].map((c) => windowOf(store.visibleInCategory(c), query));
+/** Shuffles each run of entries that share a createdAt, in place (Fisher-Yates within the run). */
+function shuffleTies(entries: Entry[], random: Random): void {
+	let start = 0;
+	while (start < entries.length) {
+		let end = start + 1;
+		while (end < entries.length && entries[end].createdMs === entries[start].createdMs) end++;
+		for (let i = end - 1; i > start; i--) {
+			const j = start + Math.floor(random() * (i - start + 1));
+			[entries[i], entries[j]] = [entries[j], entries[i]];
+		}
+		start = end;
+	}
+}
+
+/**
+ * Binary-searches the window: in the whole index without filters, in the index of each asked
+ * category with categories only, in the store's standing list for the filters otherwise.
+ */
+export function search(store: JobStore, query: CompiledQuery, shape: AnswerShape = {}): SearchResult {
+	if (query.predicates.length > 0) {
+		const { categories, predicates } = query;
+		const passes = (job: Job) => (categories === null || categories.has(job.category)) && predicates.every((predicate) => predicate(job));
+		const entries = store.visibleMatching(query.filterKey, passes);
+		return collect(entries, ...windowOf(entries, query), query.limit, shape);
+	}
+	if (query.categories === null) {
+		const entries = store.visible();
+		return collect(entries, ...windowOf(entries, query), query.limit, shape);
+	}
+	const parts = [...query.categories].map((c) => {
+		const entries = store.visibleInCategory(c);
+		return entries.slice(...windowOf(entries, query));
+	});
 	const candidates = parts.length === 1 ? parts[0] : parts.flat().sort(compareEntries);
-	return collect(candidates, query);
+	return collect(candidates, 0, candidates.length, query.limit, shape);
 }
 
 /** The same answer by scanning every job: the baseline the index is measured and checked against. */
 export function searchByFullScan(store: JobStore, query: CompiledQuery): SearchResult {
 	const matching = store
 		.visible()
-		.filter((e) => e.createdMs >= query.fromMs && e.createdMs <= query.toMs && (query.categories?.has(e.job.category) ?? true));
-	return collect([...matching].sort(compareEntries), query);
+		.filter((e) => e.createdMs >= query.fromMs && e.createdMs <= query.toMs && (query.categories?.has(e.job.category) ?? true))
+		.sort(compareEntries);
+	const pass = (e: Entry) => query.predicates.every((predicate) => predicate(e.job));
+	const all = matching.filter(pass);
+	return { jobs: all.slice(0, query.limit).map((e) => e.job), total: all.length };
 }

@@ -1,38 +1,16 @@
 import type { Clock } from './clock';
 import { completeJob, generateJob, type DeepPartial } from './generator';
+import { resolveLiveOptions, type LiveOptions, type ResolvedLive } from './liveOptions';
 import type { Job } from './model';
-import { seededRandom, seedFromText } from './random';
+import { seededRandom, seedFromText, type Random } from './random';
+import type { AnswerShape } from './search';
+
+export type { Burst, LiveOptions } from './liveOptions';
 
 /** A visible job with what the search reads most, parsed once. */
 export interface Entry {
 	job: Job;
 	createdMs: number;
-}
-
-/**
- * Live mode: new postings keep arriving by the clock. Two shapes of index:
- * - `batch` (the default, as the public deployment describes its index): the index refreshes every
- *   `refreshMinMs` to `refreshMaxMs` and then shows what was posted since the previous refresh;
- *   a share of postings (`stragglerShare`) straggles to the refresh after.
- * - `out-of-order` (an index fed by several scrapers out of step): each posting is shown
- *   `minLagMs` to `maxLagMs` after it was posted, independently of the others; a straggler up to
- *   `maxLagMs` later again.
- * - `lag`: the older option shape, `out-of-order` without stragglers or removals.
- * In both shapes a share of postings (`removalShare`) is removed again (closed or made private)
- * `removalMinMs` to `removalMaxMs` after it was shown. Without `model`, giving `minLagMs` or
- * `maxLagMs` picks `lag`.
- */
-export interface LiveOptions {
-	model?: 'batch' | 'out-of-order' | 'lag';
-	postingsPerHour?: number;
-	refreshMinMs?: number;
-	refreshMaxMs?: number;
-	stragglerShare?: number;
-	removalShare?: number;
-	removalMinMs?: number;
-	removalMaxMs?: number;
-	minLagMs?: number;
-	maxLagMs?: number;
 }
 
 export interface StoreOptions {
@@ -49,21 +27,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const SEEDED_SPAN_MS = 30 * DAY_MS;
 // Live arrivals older than this are never generated, so a clock jumped far ahead costs bounded work.
 const LIVE_CATCH_UP_LIMIT_MS = 30 * DAY_MS;
-// The public index refreshes every 5 to 15 minutes (docs/service.md#freshness); "a few" stragglers and
-// removals are ours: 2% and 1%, removed between 10 minutes and 6 hours after being shown. The
-// out-of-order shape shows each posting 1 to 16 minutes after it was posted.
-const DEFAULT_LIVE: Required<LiveOptions> = {
-	model: 'batch',
-	postingsPerHour: 60,
-	refreshMinMs: 5 * 60_000,
-	refreshMaxMs: 15 * 60_000,
-	stragglerShare: 0.02,
-	removalShare: 0.01,
-	removalMinMs: 10 * 60_000,
-	removalMaxMs: 6 * 60 * 60_000,
-	minLagMs: 60_000,
-	maxLagMs: 16 * 60_000,
-};
 // Below this many new entries a splice is cheaper than a merge of the whole index.
 const SPLICE_BATCH_LIMIT = 32;
 
@@ -116,42 +79,114 @@ function mergeSorted(into: Entry[], batch: Entry[]): Entry[] {
 	return out;
 }
 
+/** Where `entry` sits in `list` (newest first), or -1: createdAt and uid place an entry exactly. */
+function indexOfEntry(list: readonly Entry[], entry: Entry): number {
+	const at = firstIndexNotAhead(list.length, (i) => compareEntries(list[i], entry) < 0);
+	return list[at] === entry ? at : -1;
+}
+
+/** Takes `gone` out of `list`: one splice each when few, else one pass. */
+function withoutEntries(list: Entry[], gone: readonly Entry[]): Entry[] {
+	if (gone.length <= SPLICE_BATCH_LIMIT) {
+		for (const entry of gone) {
+			const at = indexOfEntry(list, entry);
+			if (at >= 0) list.splice(at, 1);
+		}
+		return list;
+	}
+	const drop = new Set(gone);
+	return list.filter((entry) => !drop.has(entry));
+}
+
 interface Pending {
 	entry: Entry;
 	visibleAt: number;
 }
 
+/** A posting made again under its uid: shown at `createdMs` from `at` on. */
+interface Repost {
+	uid: string;
+	at: number;
+	createdMs: number;
+}
+
+interface LiveState extends ResolvedLive {
+	startMs: number;
+	/** The next regular arrival to generate, by number. */
+	next: number;
+	/** Its time, for poisson arrivals, whose gaps come from one stream in order. */
+	nextPoissonMs: number;
+	gaps: Random;
+	refreshes: number[];
+	/** Every burst posting's raw createdAt and name, in time order, and the next to generate. */
+	burstPostings: { rawMs: number; name: string }[];
+	nextBurst: number;
+}
+
+/** The visible entries that pass a search's filters, newest first, kept up to date as the index changes. */
+interface StandingFilter {
+	passes: (job: Job) => boolean;
+	entries: Entry[];
+}
+
+// Searches repeat a handful of filters (a trigger asks the same one every poll); beyond this many,
+// the least recently asked is dropped and rebuilt if asked again.
+const MAX_STANDING_FILTERS = 16;
+
+const MINUTE_MS = 60_000;
+// A repost comes 20 to 60 minutes after the posting, as the trigger's test model has it.
+const REPOST_MIN_MS = 20 * MINUTE_MS;
+const REPOST_SPAN_MS = 40 * MINUTE_MS;
+
 /**
  * The job index: every visible job, newest first, plus the same per category, so a search only
  * walks the time window of the categories it asks for. Jobs not yet visible (ingestion lag) wait
- * in `pending` until the clock reaches them.
+ * in `pending` until the index's clock reaches them.
  */
 export class JobStore {
 	private entries: Entry[] = [];
 	private byCategory = new Map<string, Entry[]>();
 	private byUid = new Map<string, Entry>();
+	private standing = new Map<string, StandingFilter>();
 	private pending: Pending[] = [];
 	private removals: { uid: string; at: number }[] = [];
+	private reposts: Repost[] = [];
 	private nextSerial = 0;
-	private readonly live?: Required<LiveOptions> & { startMs: number; next: number; refreshes: number[] };
+	private readonly live?: LiveState;
+	private readonly shape: AnswerShape;
 
 	constructor(private readonly options: StoreOptions) {
-		const now = options.clock.now();
+		if (options.live) {
+			const live = resolveLiveOptions(options.live);
+			const startMs = options.clock.now() - live.skewMs;
+			const burstPostings = live.bursts.flatMap((burst, b) => {
+				const random = seededRandom(seedFromText(`burst:${b}`, options.seed));
+				return Array.from({ length: burst.count }, (_, i) => ({ rawMs: burst.atMs + Math.floor(random() * burst.spreadMs), name: `burst:${b}:${i}` }));
+			});
+			burstPostings.sort((a, b) => a.rawMs - b.rawMs);
+			const gaps = seededRandom(seedFromText('gaps', options.seed));
+			this.live = { ...live, startMs, next: 0, nextPoissonMs: startMs, gaps, refreshes: [startMs], burstPostings, nextBurst: 0 };
+			if (live.arrivals === 'poisson') this.live.nextPoissonMs += this.poissonGap();
+		}
+		this.shape = {
+			approximateTotals: this.live?.approximateTotals === true,
+			tieOrder: this.live?.unstableTieOrder ? seededRandom(seedFromText('ties', options.seed)) : undefined,
+		};
+		const now = this.now();
 		const random = seededRandom(options.seed);
 		// Times first, then serials in time order, so uids grow with createdAt as upstream.
-		const times = Array.from({ length: options.jobs }, () => now - Math.floor(random() * SEEDED_SPAN_MS)).sort((a, b) => a - b);
+		const times = Array.from({ length: options.jobs }, () => this.round(now - Math.floor(random() * SEEDED_SPAN_MS))).sort((a, b) => a - b);
 		this.addVisible(times.map((ms) => this.entryOf(generateJob(random, this.nextSerial++, ms))));
-		if (options.live) {
-			const lagGiven = options.live.minLagMs !== undefined || options.live.maxLagMs !== undefined;
-			const live = { ...DEFAULT_LIVE, ...(lagGiven && !options.live.model ? { model: 'lag' as const } : {}), ...options.live };
-			if (live.postingsPerHour <= 0 || live.minLagMs < 0 || live.maxLagMs < live.minLagMs) {
-				throw new Error('live: postingsPerHour must be positive and 0 <= minLagMs <= maxLagMs');
-			}
-			if (live.refreshMinMs <= 0 || live.refreshMaxMs < live.refreshMinMs || live.removalMaxMs < live.removalMinMs) {
-				throw new Error('live: 0 < refreshMinMs <= refreshMaxMs and removalMinMs <= removalMaxMs');
-			}
-			this.live = { ...live, startMs: now, next: 0, refreshes: [now] };
-		}
+	}
+
+	/** The index's clock: the server's, less live mode's skew. createdAt and visibility are on it. */
+	now(): number {
+		return this.options.clock.now() - (this.live?.skewMs ?? 0);
+	}
+
+	/** How a search answers beyond the jobs it finds (live mode's approximateTotals and unstableTieOrder). */
+	answerShape(): AnswerShape {
+		return this.shape;
 	}
 
 	/** Everything a search may see now, newest first. */
@@ -165,6 +200,24 @@ export class JobStore {
 		return this.byCategory.get(category) ?? [];
 	}
 
+	/**
+	 * What is visible and passes `passes`, newest first: kept like the category index, so a
+	 * filtered search over a busy day reads its window, not every job in it. `key` names the filter
+	 * (the same key must always come with the same test).
+	 */
+	visibleMatching(key: string, passes: (job: Job) => boolean): readonly Entry[] {
+		this.catchUp();
+		let filter = this.standing.get(key);
+		if (filter) {
+			this.standing.delete(key);
+		} else {
+			filter = { passes, entries: this.entries.filter((entry) => passes(entry.job)) };
+			if (this.standing.size >= MAX_STANDING_FILTERS) this.standing.delete(this.standing.keys().next().value!);
+		}
+		this.standing.set(key, filter);
+		return filter.entries;
+	}
+
 	/** A visible job by uid: a posting still in ingestion is not found, as upstream. */
 	get(uid: string): Job | undefined {
 		this.catchUp();
@@ -173,18 +226,16 @@ export class JobStore {
 
 	/** Takes jobs out of the index, as upstream does when a job is closed or made private. */
 	remove(uids: readonly string[]): number {
-		const gone = new Set(uids.filter((uid) => this.byUid.has(uid)));
-		this.pending = this.pending.filter((p) => !uids.includes(p.entry.job.uid));
-		if (gone.size === 0) return 0;
-		const keep = (entry: Entry) => !gone.has(entry.job.uid);
-		this.entries = this.entries.filter(keep);
-		for (const [category, list] of this.byCategory) this.byCategory.set(category, list.filter(keep));
-		for (const uid of gone) this.byUid.delete(uid);
-		return gone.size;
+		const wanted = new Set(uids);
+		this.pending = this.pending.filter((p) => !wanted.has(p.entry.job.uid));
+		this.reposts = this.reposts.filter((r) => !wanted.has(r.uid));
+		const gone = [...wanted].map((uid) => this.byUid.get(uid)).filter((entry): entry is Entry => entry !== undefined);
+		this.detach(gone);
+		return gone.length;
 	}
 
 	add(scripted: readonly ScriptedJob[]): Job[] {
-		const now = this.options.clock.now();
+		const now = this.now();
 		const visibleNow: Entry[] = [];
 		const jobs = scripted.map(({ visibleAt, ...override }, index) => {
 			const createdMs = override.createdAt !== undefined ? Date.parse(override.createdAt) : now;
@@ -209,6 +260,11 @@ export class JobStore {
 		return { job, createdMs: Date.parse(job.createdAt) };
 	}
 
+	private round(ms: number): number {
+		const step = this.live?.roundCreatedAtMs ?? 0;
+		return step > 0 ? Math.floor(ms / step) * step : ms;
+	}
+
 	private addVisible(batch: Entry[]): void {
 		if (batch.length === 0) return;
 		this.entries = mergeSorted(this.entries, batch);
@@ -222,11 +278,32 @@ export class JobStore {
 		for (const [category, list] of perCategory) {
 			this.byCategory.set(category, mergeSorted(this.byCategory.get(category) ?? [], list));
 		}
+		for (const filter of this.standing.values()) {
+			const passing = batch.filter((entry) => filter.passes(entry.job));
+			if (passing.length > 0) filter.entries = mergeSorted(filter.entries, passing);
+		}
 	}
 
-	/** Brings live arrivals and lagged postings up to the clock. Cheap when nothing is due. */
+	private detach(gone: readonly Entry[]): void {
+		if (gone.length === 0) return;
+		this.entries = withoutEntries(this.entries, gone);
+		const perCategory = new Map<string, Entry[]>();
+		for (const entry of gone) {
+			this.byUid.delete(entry.job.uid);
+			perCategory.set(entry.job.category, [...(perCategory.get(entry.job.category) ?? []), entry]);
+		}
+		for (const [category, list] of perCategory) {
+			this.byCategory.set(category, withoutEntries(this.byCategory.get(category) ?? [], list));
+		}
+		for (const filter of this.standing.values()) {
+			const passing = gone.filter((entry) => filter.passes(entry.job));
+			if (passing.length > 0) filter.entries = withoutEntries(filter.entries, passing);
+		}
+	}
+
+	/** Brings live arrivals, lagged postings, reposts and removals up to the index's clock. Cheap when nothing is due. */
 	private catchUp(): void {
-		const now = this.options.clock.now();
+		const now = this.now();
 		if (this.live) this.generateArrivals(now);
 		if (this.pending.length > 0) {
 			const due = this.pending.filter((p) => p.visibleAt <= now);
@@ -235,10 +312,36 @@ export class JobStore {
 				this.addVisible(due.map((p) => p.entry));
 			}
 		}
+		if (this.reposts.length > 0 && this.reposts.some((r) => r.at <= now)) {
+			this.applyReposts(this.reposts.filter((r) => r.at <= now));
+			this.reposts = this.reposts.filter((r) => r.at > now);
+		}
 		if (this.removals.length > 0 && this.removals.some((r) => r.at <= now)) {
 			this.remove(this.removals.filter((r) => r.at <= now).map((r) => r.uid));
 			this.removals = this.removals.filter((r) => r.at > now);
 		}
+	}
+
+	/**
+	 * A shown job moves to its new createdAt in one step, so no search sees it twice; one still in
+	 * ingestion will be shown at the new createdAt straight away, as a repost shown first would.
+	 */
+	private applyReposts(due: readonly Repost[]): void {
+		const moved: Entry[] = [];
+		const fresh: Entry[] = [];
+		for (const repost of due) {
+			const reposted = (job: Job) => this.entryOf({ ...job, createdAt: new Date(repost.createdMs).toISOString() });
+			const shown = this.byUid.get(repost.uid);
+			if (shown) {
+				moved.push(shown);
+				fresh.push(reposted(shown.job));
+				continue;
+			}
+			const waiting = this.pending.find((p) => p.entry.job.uid === repost.uid);
+			if (waiting) waiting.entry = reposted(waiting.entry.job);
+		}
+		this.detach(moved);
+		this.addVisible(fresh);
 	}
 
 	/** The first index refresh at or after `ms` (batch model); refresh times are drawn as needed. */
@@ -255,17 +358,25 @@ export class JobStore {
 		return { at: refreshes[at], next: refreshes[at + 1] };
 	}
 
-	/** When a live posting becomes visible, and when (if ever) it is removed again. */
-	private fateOf(index: number, createdMs: number, lagRandom: () => number): { visibleAt: number; removeAt?: number } {
+	private lagOf(random: Random): number {
 		const live = this.live!;
-		const lag = () => live.minLagMs + Math.floor(lagRandom() * (live.maxLagMs - live.minLagMs + 1));
-		if (live.model === 'lag') return { visibleAt: createdMs + lag() };
+		return live.minLagMs + Math.floor(random() * (live.maxLagMs - live.minLagMs + 1));
+	}
+
+	/**
+	 * When a live posting becomes visible, and when (if ever) it is removed again. A burst is
+	 * shown out of order whatever the model, as a bulk import is.
+	 */
+	private fateOf(name: string, createdMs: number, lagRandom: Random, burst: boolean): { visibleAt: number; removeAt?: number } {
+		const live = this.live!;
+		if (live.model === 'lag') return { visibleAt: createdMs + this.lagOf(lagRandom) };
+		const outOfOrder = burst || live.model === 'out-of-order';
 		// A stream of its own, so the postings themselves are the same in every model.
-		const random = seededRandom(seedFromText(`fate:${index}`, this.options.seed));
+		const random = seededRandom(seedFromText(`fate:${name}`, this.options.seed));
 		const straggles = random() < live.stragglerShare;
 		let visibleAt: number;
-		if (live.model === 'out-of-order') {
-			visibleAt = createdMs + lag() + (straggles ? live.maxLagMs : 0);
+		if (outOfOrder) {
+			visibleAt = createdMs + this.lagOf(lagRandom) + (straggles ? live.maxLagMs : 0);
 		} else {
 			const refresh = this.refreshAtOrAfter(createdMs);
 			visibleAt = straggles ? refresh.next : refresh.at;
@@ -273,25 +384,80 @@ export class JobStore {
 		if (random() >= live.removalShare) return { visibleAt };
 		const delay = live.removalMinMs + Math.floor(random() * (live.removalMaxMs - live.removalMinMs + 1));
 		// A batch index removes at a refresh; the other shape at any moment.
-		return { visibleAt, removeAt: live.model === 'batch' ? this.refreshAtOrAfter(visibleAt + delay).at : visibleAt + delay };
+		return { visibleAt, removeAt: outOfOrder ? visibleAt + delay : this.refreshAtOrAfter(visibleAt + delay).at };
 	}
 
+	/** Whether a posting is made again later, and when: a stream of its own, so reposts change no other draw. */
+	private repostOf(name: string, createdMs: number): { at: number; createdMs: number } | undefined {
+		const live = this.live!;
+		if (live.repostShare === 0) return undefined;
+		const random = seededRandom(seedFromText(`repost:${name}`, this.options.seed));
+		if (random() >= live.repostShare) return undefined;
+		const repostedMs = this.round(createdMs + REPOST_MIN_MS + Math.floor(random() * REPOST_SPAN_MS));
+		return { at: repostedMs + this.lagOf(random), createdMs: repostedMs };
+	}
+
+	private poissonGap(): number {
+		const live = this.live!;
+		return Math.max(1, Math.round(-Math.log(1 - live.gaps()) * (3_600_000 / live.postingsPerHour)));
+	}
+
+	/** The raw createdAt of regular arrival number `live.next`. */
+	private nextArrivalMs(): number {
+		const live = this.live!;
+		if (live.arrivals === 'poisson') return live.nextPoissonMs;
+		return live.startMs + Math.round((live.next + 1) * (3_600_000 / live.postingsPerHour));
+	}
+
+	private skipArrival(): void {
+		const live = this.live!;
+		live.next++;
+		if (live.arrivals === 'poisson') live.nextPoissonMs += this.poissonGap();
+	}
+
+	/** Regular arrivals and burst postings up to `now`, in createdAt order so that serials (uids) grow with it. */
 	private generateArrivals(now: number): void {
 		const live = this.live!;
-		const intervalMs = 3_600_000 / live.postingsPerHour;
-		const arrivalAt = (index: number) => live.startMs + Math.round((index + 1) * intervalMs);
 		const oldestWorthGenerating = now - LIVE_CATCH_UP_LIMIT_MS;
-		if (arrivalAt(live.next) < oldestWorthGenerating) {
-			live.next = Math.max(live.next, Math.ceil((oldestWorthGenerating - live.startMs) / intervalMs) - 1);
+		if (this.nextArrivalMs() < oldestWorthGenerating) {
+			if (live.arrivals === 'steady') {
+				const intervalMs = 3_600_000 / live.postingsPerHour;
+				live.next = Math.max(live.next, Math.ceil((oldestWorthGenerating - live.startMs) / intervalMs) - 1);
+			} else {
+				// Gaps are drawn in order, so skipping still draws them (cheap next to making the jobs).
+				while (this.nextArrivalMs() < oldestWorthGenerating) this.skipArrival();
+			}
 		}
-		for (; arrivalAt(live.next) <= now; live.next++) {
-			// Each arrival has its own stream, so skipping ahead never changes the ones that follow.
-			const random = seededRandom(seedFromText(`live:${live.next}`, this.options.seed));
-			const createdMs = arrivalAt(live.next);
-			const fate = this.fateOf(live.next, createdMs, random);
-			const entry = this.entryOf(generateJob(random, this.nextSerial++, createdMs));
-			this.pending.push({ entry, visibleAt: fate.visibleAt });
-			if (fate.removeAt !== undefined) this.removals.push({ uid: entry.job.uid, at: fate.removeAt });
+		const bursts = live.burstPostings;
+		while (live.nextBurst < bursts.length && bursts[live.nextBurst].rawMs < oldestWorthGenerating) live.nextBurst++;
+		for (;;) {
+			const regularMs = this.nextArrivalMs();
+			const burst = bursts[live.nextBurst] as (typeof bursts)[number] | undefined;
+			if (burst !== undefined && burst.rawMs < regularMs) {
+				if (burst.rawMs > now) return;
+				this.arrive(burst.name, burst.name, burst.rawMs, true);
+				live.nextBurst++;
+			} else {
+				if (regularMs > now) return;
+				this.arrive(`live:${live.next}`, String(live.next), regularMs, false);
+				this.skipArrival();
+			}
 		}
+	}
+
+	/** One posting: its job from its own stream, then when it shows, goes and is posted again. */
+	private arrive(stream: string, name: string, rawMs: number, burst: boolean): void {
+		// Each posting has its own stream, so skipping ahead never changes the ones that follow.
+		const random = seededRandom(seedFromText(stream, this.options.seed));
+		const createdMs = this.round(rawMs);
+		const fate = this.fateOf(name, createdMs, random, burst);
+		const entry = this.entryOf(generateJob(random, this.nextSerial++, createdMs));
+		this.pending.push({ entry, visibleAt: fate.visibleAt });
+		if (fate.removeAt !== undefined) {
+			this.removals.push({ uid: entry.job.uid, at: fate.removeAt });
+			return;
+		}
+		const repost = this.repostOf(name, createdMs);
+		if (repost) this.reposts.push({ uid: entry.job.uid, ...repost });
 	}
 }

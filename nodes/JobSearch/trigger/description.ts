@@ -31,7 +31,7 @@ export const TRIGGER_OWNED_KEYS = ['limit', 'searchPeriod', 'fromDate', 'toDate'
 
 export const properties: INodeProperties[] = [
 	{
-		displayName: `Cost, as measured: ${MEASURED.batchRowsPerJob.toFixed(2)} rows (${formatUsd(Math.round(MEASURED.batchRowsPerJob * PRICE_MICROCENTS.search_jobs))}) per new job where the index shows jobs in batches, up to ${MEASURED.outOfOrderRowsPerJob.toFixed(2)} where it shows them out of order; asking where nothing is new costs nothing. Each job is sent once; one the index shows late, within about ${minutes(PASS_EVERY_MS / MINUTE_MS)}. Activation reads, and pays for once, the matching jobs of the last ${minutes(DEFAULT_LATE_WINDOW_MINUTES)} (Late Window), and sends none of them.`,
+		displayName: `Cost, as measured: up to ${MEASURED.batchRowsPerJob.toFixed(2)} rows (${formatUsd(Math.round(MEASURED.batchRowsPerJob * PRICE_MICROCENTS.search_jobs))}) per new job where the index shows jobs in batches, up to ${MEASURED.outOfOrderRowsPerJob.toFixed(2)} where it shows them out of order (up to ${MEASURED.upToPostingsPerHour} matching postings an hour; busier searches about ${MEASURED.busyRowsPerJob.toFixed(0)}); asking where nothing is new costs nothing. Each job is sent once; one the index shows late, within about ${minutes(PASS_EVERY_MS / MINUTE_MS)} where the requests allow. Activation reads, and pays for once, the matching jobs of the last ${minutes(DEFAULT_LATE_WINDOW_MINUTES)} (Late Window), and sends none of them.`,
 		name: 'creditNotice',
 		type: 'notice',
 		default: '',
@@ -40,6 +40,7 @@ export const properties: INodeProperties[] = [
 		displayName: 'Watch',
 		name: 'watch',
 		type: 'options',
+		required: true,
 		default: 'oneSearch',
 		options: [
 			{ name: 'One Search', value: 'oneSearch', description: 'The filters below' },
@@ -66,18 +67,20 @@ export const properties: INodeProperties[] = [
 			{
 				displayName: 'Search',
 				name: 'search',
+				// Sorted by label, as n8n's lint rule asks (test/filters checks the rendered description);
+				// "Alert Name" sorts before every filter group, so a user adding a search sees it first.
 				values: [
 					{
-						displayName: 'Name',
+						displayName: 'Alert Name',
 						name: 'name',
 						type: 'string',
 						default: '',
 						required: true,
 						placeholder: 'e.g. Python scraping',
-						description: 'What items say in "search" and "searches" for the jobs this search finds',
-					},
+						description: 'The name of this search: items carry it in "search" and "searches", so a Switch can route on it',
+					} as INodeProperties,
 					...toNodeProperties({ omit: TRIGGER_OWNED_KEYS }),
-				],
+				].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 			},
 		],
 	},

@@ -58,7 +58,7 @@ function namedSearches(this: IPollFunctions, options: IDataObject): SearchSpec[]
 	const entries = ((this.getNodeParameter('searches', {}) as { search?: IDataObject[] }).search ?? []).filter(Boolean);
 	if (entries.length === 0) {
 		throw operationError(this.getNode(), 'invalid_input', 'Searches holds no search', {
-			description: 'Add a search under Searches (Add Search), give it a name and its filters, or switch Watch to One Search.',
+			description: 'Add a search under Searches (Add Search), give it an Alert Name and its filters, or switch Watch to One Search.',
 		});
 	}
 	return mergeSearches(
