@@ -33,6 +33,10 @@ export interface Poller {
 	poll(mode?: 'trigger' | 'manual'): Promise<PollOutcome>;
 	/** The node's static data, where n8n keeps it between polls. */
 	staticData(): IDataObject;
+	/** Puts other credentials in the trigger's credential (a new key, say), as a user edits it; the static data stays. */
+	useCredentials(credentials: HarnessCredentials): void;
+	/** From the next poll on, the poll budget newer n8n gives (getPollBudgetMs); undefined behaves like the 2.8 line. */
+	setPollBudgetMs(ms: number | undefined): void;
 	logs: LogLine[];
 }
 
@@ -48,7 +52,7 @@ export function createPoller(options: PollerOptions): Poller {
 		types,
 	);
 	const node = workflow.getNode(TRIGGER_NAME)!;
-	const { additionalData } = createAdditionalData(options.credentials, types);
+	let { additionalData } = createAdditionalData(options.credentials, types);
 	const nodeType = types.nodes[JOB_SEARCH_TRIGGER_TYPE];
 	const logs: LogLine[] = [];
 	const logger = Object.fromEntries(
@@ -56,12 +60,14 @@ export function createPoller(options: PollerOptions): Poller {
 	) as unknown as Logger;
 
 	let triggerContext: PollContext | undefined;
+	let pollBudgetMs = options.pollBudgetMs;
 	const newContext = (mode: 'trigger' | 'manual') => {
 		const context = new PollContext(workflow, node, additionalData, mode, 'activate');
 		// The context's logger is n8n's global one; each poller keeps its own lines instead.
 		Object.defineProperty(context, 'logger', { value: logger });
-		if (options.pollBudgetMs !== undefined) {
-			Object.assign(context, { getPollBudgetMs: () => options.pollBudgetMs });
+		if (pollBudgetMs !== undefined) {
+			const givenMs = pollBudgetMs;
+			Object.assign(context, { getPollBudgetMs: () => givenMs });
 		}
 		return context;
 	};
@@ -71,6 +77,14 @@ export function createPoller(options: PollerOptions): Poller {
 		node,
 		logs,
 		staticData: () => workflow.getStaticData('node', node),
+		useCredentials(credentials) {
+			additionalData = createAdditionalData(credentials, types).additionalData;
+			triggerContext = undefined;
+		},
+		setPollBudgetMs(ms) {
+			pollBudgetMs = ms;
+			triggerContext = undefined;
+		},
 		async poll(mode = 'trigger') {
 			// n8n 2.8 builds one PollContext per active workflow and calls poll() on it at every tick,
 			// without waiting for the poll before: reuse it, so overlapping polls share it as there.

@@ -22,6 +22,15 @@ export function waitsMove(clock: { advance(ms: number): void }): void {
 	passTime = (ms) => clock.advance(ms);
 }
 
+/**
+ * From now on each recorded wait moves jest's faked Date on by what it asked (jest.useFakeTimers
+ * faking Date only, as FAKE_DATE_ONLY does): the trigger's pacing, a 429's Retry-After and the
+ * reference server's clock (it reads Date.now) pass together, and nothing waits in real time.
+ */
+export function waitsMoveDate(): void {
+	waitsMove({ advance: (ms) => jest.setSystemTime(Date.now() + ms) });
+}
+
 /** The waits asked for since the last call, in order. */
 export function takeWaits(): number[] {
 	return waits.splice(0, waits.length);

@@ -1,7 +1,12 @@
+import { recordingSleep, waitsMoveDate } from '../support/sleeps';
+
+// Every wait the trigger asks for (its request pacing) moves the faked Date on instead of passing
+// in real time; the reference server reads the same clock.
+jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: recordingSleep }));
+
 import type { IDataObject } from 'n8n-workflow';
 
 import { DIGEST_TEXT_MAX_CHARS, digestText } from '../../nodes/JobSearch/trigger/digest';
-import { NO_DATA_MESSAGE } from '../../nodes/JobSearch/trigger/noMatch';
 import { DAY_START, FAKE_DATE_ONLY, MINUTE, startHarnessed, type Harnessed, type TimeControl } from './scriptedDay';
 
 // The trigger's Output option (one item per job, or one digest per poll) and what "Fetch Test
@@ -9,8 +14,13 @@ import { DAY_START, FAKE_DATE_ONLY, MINUTE, startHarnessed, type Harnessed, type
 
 const time: TimeControl = { set: (ms) => jest.setSystemTime(ms) };
 const TELEGRAM_MAX_CHARS = 4096;
+/** What n8n's own polling triggers (Google Calendar, Google Drive) say when a test finds nothing. */
+const NO_DATA_MESSAGE = 'No data with the current filter could be found';
 
-beforeAll(() => jest.useFakeTimers(FAKE_DATE_ONLY));
+beforeAll(() => {
+	jest.useFakeTimers(FAKE_DATE_ONLY);
+	waitsMoveDate();
+});
 afterAll(() => jest.useRealTimers());
 
 let h: Harnessed;
@@ -78,6 +88,62 @@ describe('One Item per Poll', () => {
 	});
 });
 
+describe('the digest text at its limit', () => {
+	/** Telegram's 4,096 less room for a line before it; written out so that a change to DIGEST_TEXT_MAX_CHARS is seen. */
+	const LIMIT = 4_000;
+	/** Entries end by here: the rest is kept for the longest "and N more" there can be. */
+	const ENTRIES_END_BY = LIMIT - '\n\nand 1,000,000 more'.length;
+	const link = (i: number) => `https://www.upwork.com/jobs/~02${1955020056847176693n + BigInt(i)}`;
+	const job = (title: string, i: number): IDataObject => ({ title, externalLink: link(i) });
+	/** "\n\n• <title>\n<link>": what an entry without a budget adds to the text. */
+	const added = (title: string) => 2 + 2 + title.length + 1 + link(0).length;
+
+	/** Jobs whose entries end exactly at `end`, then `after` more. */
+	function endingAt(end: number, after: number): { jobs: IDataObject[]; lastShown: number } {
+		const total = (count: number) => count + after;
+		const jobs: IDataObject[] = [];
+		const filler = 'x'.repeat(100);
+		let length = 0;
+		// Filled with whole entries until two more make up the rest.
+		for (;;) {
+			length = `${total(jobs.length + 2).toLocaleString('en-US')} new jobs`.length + jobs.reduce((sum, j) => sum + added(String(j.title)), 0);
+			if (end - length <= 2 * added('x'.repeat(120))) break;
+			jobs.push(job(filler, jobs.length));
+		}
+		const rest = end - length - 2 * added('');
+		const a = Math.floor(rest / 2);
+		jobs.push(job('y'.repeat(a), jobs.length), job('z'.repeat(rest - a), jobs.length + 1));
+		const lastShown = jobs.length - 1;
+		for (let i = 0; i < after; i++) jobs.push(job(`after ${i}`, jobs.length));
+		return { jobs, lastShown };
+	}
+
+	it('keeps an entry that ends exactly where entries must end, with "and N more" after it', () => {
+		const { jobs, lastShown } = endingAt(ENTRIES_END_BY, 1);
+		const text = digestText(jobs);
+		expect(text).toBe(`${text.slice(0, ENTRIES_END_BY)}\n\nand 1 more`);
+		expect(text.slice(0, ENTRIES_END_BY).endsWith(link(lastShown))).toBe(true);
+		expect(text.length).toBeLessThanOrEqual(LIMIT);
+	});
+
+	it('leaves out an entry that would end one character past that, and counts it in "and N more"', () => {
+		const { jobs, lastShown } = endingAt(ENTRIES_END_BY + 1, 1);
+		const text = digestText(jobs);
+		expect(text).not.toContain(link(lastShown));
+		expect(text.endsWith(`${link(lastShown - 1)}\n\nand 2 more`)).toBe(true);
+	});
+
+	it(`never passes ${LIMIT} characters, whatever the titles and however many more there are`, () => {
+		for (const count of [100, 1_000, 10_000, 100_000]) {
+			for (let length = 1; length <= 120; length++) {
+				const text = digestText(new Array<IDataObject>(count).fill(job('t'.repeat(length), 0)));
+				expect(text.length).toBeLessThanOrEqual(LIMIT);
+				expect(text).toMatch(/\n\nand [\d,]+ more$/);
+			}
+		}
+	});
+});
+
 describe('Fetch Test Event with no matching job', () => {
 	it("fails as n8n's own polling triggers do, naming the filters to loosen, and changes no state", async () => {
 		h = await startHarnessed(
@@ -94,6 +160,14 @@ describe('Fetch Test Event with no matching job', () => {
 		const description = (outcome.error as { description?: string }).description ?? '';
 		expect(description).toMatch(/^No recent job matches all of these filters: Include Keywords, Payment Method Verified\. /);
 		expect(description).toMatch(/Loosen or remove one of them/);
+		expect(h.poller.staticData()).toEqual({});
+	});
+
+	it("says so in n8n's words, and that the service holds no recent job at all, when no filter is set", async () => {
+		h = await startHarnessed(time, DAY_START, {}, { jobs: 0 });
+		const outcome = await h.poller.poll('manual');
+		expect(outcome.error?.message).toBe(NO_DATA_MESSAGE);
+		expect((outcome.error as { description?: string }).description).toBe('The service holds no recent job at all right now. Try again in a few minutes.');
 		expect(h.poller.staticData()).toEqual({});
 	});
 });

@@ -1,3 +1,9 @@
+import { recordingSleep, waitsMoveDate } from '../support/sleeps';
+
+// Every wait the trigger asks for (its request pacing, a 429's Retry-After) moves the faked Date
+// on instead of passing in real time; the reference server reads the same clock.
+jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: recordingSleep }));
+
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import type { INodeParameters } from 'n8n-workflow';
@@ -5,38 +11,54 @@ import type { INodeParameters } from 'n8n-workflow';
 import { PRICE_MICROCENTS } from '../../nodes/JobSearch/service/pricing';
 import { JOB_SEARCH_TRIGGER_TYPE, loadNodeTypes } from '../harness';
 import { createPoller } from '../harness/poll';
-import { DAY_START, FAKE_DATE_ONLY, HOUR, MINUTE, VERIFIED_CLIENTS, startHarnessed, type Harnessed, type TimeControl } from './scriptedDay';
+import { iso, moveTo, postedAt, searchOf, stateOf, uidsOf } from './pollHelpers';
+import { DAY_START, FAKE_DATE_ONLY, HOUR, MINUTE, VERIFIED_CLIENTS, everyMinutes, startHarnessed, type Harnessed, type TimeControl } from './scriptedDay';
 import { startSlowProxy } from '../support/proxy';
 
-// Activation, "Fetch Test Event", bounded polls and clear failures, each in real n8n-core's
-// PollContext against the reference server in live mode.
+// Activation, "Fetch Test Event", the trigger's options and what a poll reads, each in real
+// n8n-core's PollContext against the reference server over loopback.
 
 const time: TimeControl = { set: (ms) => jest.setSystemTime(ms) };
 const LIVE = { postingsPerHour: 60, minLagMs: MINUTE, maxLagMs: 15 * MINUTE };
 
-beforeAll(() => jest.useFakeTimers(FAKE_DATE_ONLY));
+beforeAll(() => {
+	jest.useFakeTimers(FAKE_DATE_ONLY);
+	waitsMoveDate();
+});
 afterAll(() => jest.useRealTimers());
 
 let h: Harnessed;
 afterEach(async () => h && (await h.server.close()));
 
 const snapshot = () => JSON.stringify(h.poller.staticData());
-const uidsOf = (items: { json: { uid?: unknown } }[]) => items.map((i) => String(i.json.uid));
 
 describe('on activation and in the editor', () => {
 	it('emits nothing on the first poll even when matching jobs are visible, then only what is new', async () => {
 		h = await startHarnessed(time, DAY_START, {}, { jobs: 0, live: LIVE });
-		h.server.admin.addJobs([1, 3, 8].map((m) => ({ createdAt: new Date(DAY_START - m * MINUTE).toISOString() })));
+		h.server.admin.addJobs([1, 3, 8].map((m) => ({ createdAt: iso(DAY_START - m * MINUTE) })));
 		const atActivation = new Set(h.server.admin.visibleJobs().map((j) => j.uid));
 		const first = await h.poller.poll();
 		expect(first.error).toBeUndefined();
 		expect(first.empty).toBe(true);
-		expect(h.poller.staticData()).toMatchObject({ head: new Date(DAY_START - MINUTE).toISOString(), lastPoll: new Date(DAY_START).toISOString() });
-		time.set(DAY_START + 30 * MINUTE);
+		expect(stateOf(h.poller)).toMatchObject({ version: 5, lastPoll: iso(DAY_START) });
+		expect(searchOf(h.poller)).toMatchObject({ activated: iso(DAY_START), watch: { head: iso(DAY_START - MINUTE) } });
+		expect(Object.keys(searchOf(h.poller)!.watch!.seen).sort()).toEqual([...atActivation].sort());
+		moveTo(time, DAY_START + 30 * MINUTE);
 		const second = await h.poller.poll();
 		const appeared = h.server.admin.visibleJobs().filter((j) => !atActivation.has(j.uid));
 		expect(appeared.length).toBeGreaterThan(5);
 		expect(uidsOf(second.items)).toEqual(appeared.map((j) => j.uid));
+	});
+
+	// A job 70 minutes old is inside an hour's Late Window (and the 15 minutes the index's clock may lag), not inside half an hour's.
+	it.each([
+		['an hour by default', {}, true],
+		['as long as Late Window (Minutes) says', { lateWindowMinutes: 30 }, false],
+	])('reads the Late Window on activation, %s', async (_name, options, learned) => {
+		h = await startHarnessed(time, DAY_START, { options }, { jobs: 0 });
+		const [old] = h.server.admin.addJobs([{ createdAt: iso(DAY_START - 70 * MINUTE) }]);
+		expect(await h.poller.poll()).toEqual({ items: [], empty: true });
+		expect(old.uid in searchOf(h.poller)!.watch!.seen).toBe(learned);
 	});
 
 	it('emits the jobs of the last hours on the first poll when that option is set', async () => {
@@ -60,7 +82,7 @@ describe('on activation and in the editor', () => {
 
 		await h.poller.poll();
 		const state = snapshot();
-		time.set(DAY_START + 40 * MINUTE);
+		moveTo(time, DAY_START + 40 * MINUTE);
 		await h.poller.poll('manual');
 		expect(snapshot()).toBe(state);
 		const next = await h.poller.poll();
@@ -87,15 +109,22 @@ describe('on activation and in the editor', () => {
 		expect(first.items.slice(1).filter((i) => i.json.usage !== undefined)).toEqual([]);
 	});
 
-	it('refuses a window key in Additional Filters before spending anything', async () => {
-		h = await startHarnessed(time, DAY_START, { additionalFilters: '{"fromDate": "2026-01-01T00:00:00Z"}' });
-		const outcome = await h.poller.poll();
-		expect(outcome.error?.message).toMatch(/Additional Filters \(JSON\) sets "fromDate", which the trigger sets itself/);
-		expect(h.server.admin.callLog(h.accountId)).toEqual([]);
-	});
+	// Written out rather than read from TRIGGER_OWNED_KEYS: a key dropped from that list must fail here.
+	it.each(['fromDate', 'toDate', 'searchPeriod', 'limit'])(
+		'refuses "%s" in Additional Filters before spending anything: the trigger sets it itself',
+		async (key) => {
+			const value = key === 'limit' ? 500 : key === 'searchPeriod' ? '24h' : '2026-01-01T00:00:00Z';
+			h = await startHarnessed(time, DAY_START, { options: { additionalFilters: JSON.stringify({ [key]: value }) } });
+			const message = `Additional Filters (JSON) sets "${key}", which the trigger sets itself`;
+			expect((await h.poller.poll()).error?.message).toBe(message);
+			expect((await h.poller.poll('manual')).error?.message).toBe(message);
+			expect(h.server.admin.callLog(h.accountId)).toEqual([]);
+			expect(h.poller.staticData()).toEqual({});
+		},
+	);
 
 	it('refuses a filter value the service would reject, naming the field, before any request', async () => {
-		h = await startHarnessed(time, DAY_START, { additionalFilters: '{"budget.jobDurations": ["FOREVER"]}' });
+		h = await startHarnessed(time, DAY_START, { options: { additionalFilters: '{"budget.jobDurations": ["FOREVER"]}' } });
 		const outcome = await h.poller.poll();
 		expect(outcome.error?.message).toMatch(/budget\.jobDurations/);
 		expect(h.server.admin.callLog(h.accountId)).toEqual([]);
@@ -105,19 +134,38 @@ describe('on activation and in the editor', () => {
 
 describe('within one poll', () => {
 	it('sends at most Max Jobs per Poll and the rest on the next polls, none twice', async () => {
-		h = await startHarnessed(time, DAY_START, { options: { maxJobsPerPoll: 40, rowsPerRequest: 15 } }, { jobs: 0 });
+		h = await startHarnessed(time, DAY_START, { ...everyMinutes(5), options: { maxJobsPerPoll: 40, rowsPerRequest: 15 } }, { jobs: 0 });
 		await h.poller.poll();
-		h.server.admin.addJobs(Array.from({ length: 100 }, (_, i) => ({ createdAt: new Date(DAY_START + i * 1000).toISOString() })));
-		const emitted: string[] = [];
-		for (let poll = 1; poll <= 6; poll++) {
-			time.set(DAY_START + poll * MINUTE * 5);
+		moveTo(time, DAY_START + 2 * MINUTE);
+		const posted = h.server.admin.addJobs(postedAt(DAY_START + 100_000, 100));
+		const emitted: string[][] = [];
+		for (let poll = 1; poll <= 4; poll++) {
+			moveTo(time, DAY_START + poll * 5 * MINUTE);
 			const outcome = await h.poller.poll();
-			expect(outcome.items.length).toBeLessThanOrEqual(40);
-			emitted.push(...uidsOf(outcome.items));
+			expect(outcome.error).toBeUndefined();
+			emitted.push(uidsOf(outcome.items));
 		}
-		expect(new Set(emitted).size).toBe(emitted.length);
-		expect(emitted).toHaveLength(100);
-		expect(h.poller.logs.some((l) => /poll budget reached/.test(l.message))).toBe(true);
+		const uids = posted.map((j) => j.uid);
+		// The head read stops at 40 rows (newest first, a boundary job read again at each page); the rest follows.
+		expect(emitted.map((e) => e.length).every((n) => n <= 40)).toBe(true);
+		expect(emitted[0]).toEqual(uids.slice(0, emitted[0].length));
+		expect(emitted[0].length).toBeGreaterThan(35);
+		expect(emitted.flat().sort()).toEqual([...uids].sort());
+		expect(emitted.at(-1)).toEqual([]);
+	});
+
+	it('reads 2,500 new jobs in a poll by default (Max Jobs per Poll), and the rest on the next one', async () => {
+		h = await startHarnessed(time, DAY_START, {}, { jobs: 0 });
+		await h.poller.poll();
+		moveTo(time, DAY_START + 2 * MINUTE);
+		const posted = h.server.admin.addJobs(postedAt(DAY_START + 100_000, 2_600, 20));
+		const first = await h.poller.poll();
+		// Five pages of 500; each page after the first reads its boundary job again.
+		expect(first.items.length).toBeLessThanOrEqual(2_500);
+		expect(first.items.length).toBeGreaterThan(2_490);
+		moveTo(time, DAY_START + 3 * MINUTE);
+		const second = await h.poller.poll();
+		expect([...uidsOf(first.items), ...uidsOf(second.items)].sort()).toEqual(posted.map((j) => j.uid).sort());
 	});
 
 	it('uses the poll budget of newer n8n when the context offers one', async () => {
@@ -131,40 +179,69 @@ describe('within one poll', () => {
 				pollBudgetMs: 5_000,
 			});
 			await withBudget.poll();
-			h.server.admin.addJobs(Array.from({ length: 30 }, (_, i) => ({ createdAt: new Date(DAY_START + i * 1000).toISOString() })));
-			time.set(DAY_START + MINUTE);
+			moveTo(time, DAY_START + MINUTE);
+			const posted = h.server.admin.addJobs(postedAt(DAY_START + 50_000, 30));
 			const outcome = await withBudget.poll();
-			expect(outcome.items).toHaveLength(10);
-			expect(withBudget.staticData()).toHaveProperty('gap');
+			expect(uidsOf(outcome.items)).toEqual(posted.slice(0, 10).map((j) => j.uid));
+			expect(searchOf(withBudget)!.watch!.pending).toHaveLength(1);
 		} finally {
 			await proxy.close();
 		}
 	});
 });
 
-describe('when the key or the credit fails', () => {
-	it('fails with the clear out-of-credit message, keeps its state and catches up after a top-up', async () => {
-		h = await startHarnessed(time, DAY_START, {}, { jobs: 0, live: LIVE });
-		await h.poller.poll();
-		time.set(DAY_START + 30 * MINUTE);
-		h.server.admin.setBalance(h.accountId, { poolMicrocents: 0, packMicrocents: 0 });
-		const state = snapshot();
-		const failed = await h.poller.poll();
-		expect(failed.error?.message).toMatch(/out of credit/i);
-		expect(snapshot()).toBe(state);
-		h.server.admin.setBalance(h.accountId, { poolMicrocents: 10 ** 12 });
-		time.set(DAY_START + 40 * MINUTE);
-		const next = await h.poller.poll();
-		const expected = h.server.admin.visibleJobs().filter((j) => Date.parse(j.createdAt) > DAY_START).map((j) => j.uid);
-		expect(uidsOf(next.items).sort()).toEqual(expected.sort());
-	});
-
-	it('fails with the clear invalid-key message and sets no cursor', async () => {
+describe('where the index shows two jobs in one millisecond', () => {
+	// A pass over more stretches than one poll asks is stored between polls; where the index makes
+	// ties it gives no final look (finalUpTo -Infinity), which the stored state must keep too.
+	it('keeps polling while a pass spans several polls, and sends nothing twice', async () => {
 		h = await startHarnessed(time, DAY_START, {}, { jobs: 0 });
-		const wrong = createPoller({ credentials: { apiKey: 'gm_notARealKey', baseUrl: h.server.url } });
-		const outcome = await wrong.poll();
-		expect(outcome.error?.message).toMatch(/API key is missing, wrong or revoked/);
-		expect(wrong.staticData()).toEqual({});
+		expect((await h.poller.poll()).error).toBeUndefined();
+		moveTo(time, DAY_START + MINUTE);
+		const tie = iso(DAY_START + 30_000);
+		const posted = h.server.admin.addJobs([{ createdAt: iso(DAY_START + 50_000) }, { createdAt: iso(DAY_START + 40_000) }, { createdAt: tie }, { createdAt: tie }]);
+		const sent: string[] = [];
+		for (let minute = 2; minute <= 20; minute++) {
+			moveTo(time, DAY_START + minute * MINUTE);
+			const outcome = await h.poller.poll();
+			expect(outcome.error).toBeUndefined();
+			sent.push(...uidsOf(outcome.items));
+		}
+		expect(sent.sort()).toEqual(posted.map((j) => j.uid).sort());
+	});
+});
+
+describe('a job posted again under its uid with a new createdAt (a repost)', () => {
+	it('is not sent again, within the Late Window or hours later, end to end', async () => {
+		h = await startHarnessed(time, DAY_START, everyMinutes(15), { jobs: 0 });
+		await h.poller.poll();
+		moveTo(time, DAY_START + 15 * MINUTE);
+		const [job] = h.server.admin.addJobs([{ createdAt: iso(DAY_START + 5 * MINUTE) }]);
+		expect(uidsOf((await h.poller.poll()).items)).toEqual([job.uid]);
+
+		// The reference server moves no job: the repost takes it out and adds it again under its uid.
+		const repost = (createdMs: number) => {
+			expect(h.server.admin.removeJobs([job.uid])).toBe(1);
+			h.server.admin.addJobs([{ uid: job.uid, createdAt: iso(createdMs) }]);
+		};
+		// Posted again 25 minutes later, beside a job that is new.
+		moveTo(time, DAY_START + 30 * MINUTE);
+		repost(DAY_START + 30 * MINUTE - 1_000);
+		const [other] = h.server.admin.addJobs([{ createdAt: iso(DAY_START + 30 * MINUTE - 2_000) }]);
+		expect(uidsOf((await h.poller.poll()).items)).toEqual([other.uid]);
+		expect(searchOf(h.poller)!.watch!.seen[job.uid]).toBe(DAY_START + 30 * MINUTE - 1_000);
+		expect(h.poller.logs.at(-1)?.message).toMatch('1 known job posted again (not sent again)');
+
+		// Hours on, other jobs keep coming; once its part of the window is settled, it is posted again.
+		for (let poll = 3; poll <= 14; poll++) {
+			moveTo(time, DAY_START + poll * 15 * MINUTE);
+			const [next] = h.server.admin.addJobs([{ createdAt: iso(DAY_START + poll * 15 * MINUTE - 5 * MINUTE) }]);
+			expect(uidsOf((await h.poller.poll()).items)).toEqual([next.uid]);
+		}
+		expect(Date.parse(String(searchOf(h.poller)!.watch!.floor))).toBeGreaterThan(DAY_START + 30 * MINUTE);
+		moveTo(time, DAY_START + 3.75 * HOUR);
+		repost(DAY_START + 3.75 * HOUR - 1_000);
+		expect(await h.poller.poll()).toEqual({ items: [], empty: true });
+		expect(h.poller.logs.at(-1)?.message).toMatch('1 known job posted again (not sent again)');
 	});
 });
 

@@ -1,7 +1,7 @@
 import axios from 'axios';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { startServer, type Job, type RunningServer, type StartServerOptions } from '../../server';
+import { startServer, type Job, type Plan, type RunningServer, type StartServerOptions } from '../../server';
 import { seededRandom } from '../../server/random';
 import { createPoller, type Poller } from '../harness/poll';
 
@@ -30,25 +30,56 @@ export interface Harnessed {
 	poller: Poller;
 }
 
-/** A live reference server whose clock is Date.now, a funded Pro account and a trigger polling it. */
+/** The key the trigger uses, and how n8n runs it. */
+export interface HarnessedOptions {
+	/** Default 'pro' (60 requests a minute); 'free' allows 10. */
+	plan?: Plan;
+	/** As newer n8n's getPollBudgetMs (see createPoller). */
+	pollBudgetMs?: number;
+}
+
+/** A live reference server whose clock is Date.now, a funded account (Pro by default) and a trigger polling it. */
 export async function startHarnessed(
 	time: TimeControl,
 	startMs: number,
 	parameters: INodeParameters,
 	server: StartServerOptions = {},
+	options: HarnessedOptions = {},
 ): Promise<Harnessed> {
 	time.set(startMs);
 	const running = await startServer({ clock: { now: () => Date.now() }, jobs: 40, faults: true, ...server });
-	const account = await running.admin.createAccount({ plan: 'pro', poolMicrocents: 10 ** 13 });
-	const poller = createPoller({ credentials: { apiKey: account.key, baseUrl: running.url }, parameters });
+	const account = await running.admin.createAccount({ plan: options.plan ?? 'pro', poolMicrocents: 10 ** 13 });
+	const poller = createPoller({
+		credentials: { apiKey: account.key, baseUrl: running.url },
+		parameters,
+		...(options.pollBudgetMs !== undefined ? { pollBudgetMs: options.pollBudgetMs } : {}),
+	});
 	return { server: running, accountId: account.id, key: account.key, poller };
+}
+
+/** Poll Times "Every n Minutes", as the editor writes it. */
+export const everyMinutes = (n: number): INodeParameters =>
+	n === 1 ? { pollTimes: { item: [{ mode: 'everyMinute' }] } } : { pollTimes: { item: [{ mode: 'everyX', value: n, unit: 'minutes' }] } };
+
+/** The most requests of `log` (times in ms) in any 60 seconds. */
+export function peakPerMinute(times: number[]): number {
+	const sorted = [...times].sort((a, b) => a - b);
+	let peak = 0;
+	for (let i = 0, j = 0; i < sorted.length; i++) {
+		while (sorted[i] - sorted[j] >= MINUTE) j++;
+		peak = Math.max(peak, i - j + 1);
+	}
+	return peak;
 }
 
 export interface DayOptions {
 	time: TimeControl;
 	seed: number;
 	hours: number;
-	/** Poll interval range in minutes, drawn at random per poll ([n, n] for Poll Times "Every n Minutes"). */
+	/**
+	 * Poll interval range in minutes, drawn at random per poll. Poll Times is "Every n Minutes" for
+	 * the shortest of them (the trigger paces itself by it) unless `parameters` sets it.
+	 */
 	pollEvery: [number, number];
 	parameters: INodeParameters;
 	matches: (job: Job) => boolean;
@@ -84,16 +115,25 @@ export interface DayResult {
 	baseline?: PollerFigures;
 	/** Matching jobs shown after activation (at least SETTLE_MS before the end) and still shown at the end. */
 	expected: string[];
-	failures: { index: number; error: Error; stateUnchanged: boolean }[];
+	/** Polls that failed their execution, and whether they left what the trigger knows of the index (`watch`) as it was. */
+	failures: { index: number; atMs: number; error: Error; watchUnchanged: boolean }[];
+	/** Polls that logged a warning (a passing failure ridden out, say), with the warnings. */
+	warned: { index: number; atMs: number; messages: string[] }[];
 	maxStateBytes: number;
 }
 
 const duplicatesOf = (uids: string[]) => uids.filter((uid, i) => uids.indexOf(uid) !== i);
 
+/** What the trigger knows of the index: every search's stored watch, as text. */
+const watches = (poller: Poller) =>
+	JSON.stringify(Object.values((poller.staticData().searches ?? {}) as Record<string, { watch?: unknown }>).map((search) => search.watch));
+
 /** One simulated day of postings and polls; the trigger runs in real n8n-core against the server. */
 export async function runScriptedDay(options: DayOptions): Promise<DayResult> {
 	const random = seededRandom(options.seed);
-	const h = await startHarnessed(options.time, DAY_START, { ...options.parameters }, { seed: options.seed, live: options.live, ...options.server });
+	const [lo, hi] = options.pollEvery;
+	const pollTimes = options.parameters.pollTimes === undefined ? everyMinutes(lo) : {};
+	const h = await startHarnessed(options.time, DAY_START, { ...pollTimes, ...options.parameters }, { seed: options.seed, live: options.live, ...options.server });
 	const matchingVisible = () => h.server.admin.visibleJobs().filter(options.matches);
 	const startBalance = h.server.admin.balance(h.accountId).totalMicrocents;
 	const atActivation = new Set(matchingVisible().map((j) => j.uid));
@@ -103,6 +143,7 @@ export async function runScriptedDay(options: DayOptions): Promise<DayResult> {
 	const delivered: string[] = [];
 	const deliveredAt = new Map<string, number>();
 	const failures: DayResult['failures'] = [];
+	const warned: DayResult['warned'] = [];
 	let maxStateBytes = 0;
 
 	const baseline = options.baseline ? await startBaseline(h) : undefined;
@@ -115,9 +156,9 @@ export async function runScriptedDay(options: DayOptions): Promise<DayResult> {
 
 	const endMs = DAY_START + options.hours * HOUR;
 	while (nowMs < endMs) {
-		const [lo, hi] = options.pollEvery;
 		nowMs = Math.min(endMs, nowMs + Math.round((lo + random() * (hi - lo)) * MINUTE));
-		options.time.set(nowMs);
+		// A poll's waits (the request pacing, a 429) move the clock: it never goes back.
+		options.time.set(Math.max(nowMs, Date.now()));
 		options.script?.(h, nowMs, random);
 		index++;
 		await options.beforePoll?.(h, index);
@@ -127,13 +168,16 @@ export async function runScriptedDay(options: DayOptions): Promise<DayResult> {
 			firstShownMs.set(job.uid, nowMs);
 		}
 
-		const before = JSON.stringify(h.poller.staticData());
+		const before = watches(h.poller);
+		const logsBefore = h.poller.logs.length;
 		const outcome = await h.poller.poll();
 		const after = JSON.stringify(h.poller.staticData());
 		maxStateBytes = Math.max(maxStateBytes, after.length);
 		await baseline?.poll(index);
+		const warnings = h.poller.logs.slice(logsBefore).filter((l) => l.level === 'warn').map((l) => l.message);
+		if (warnings.length > 0) warned.push({ index, atMs: nowMs, messages: warnings });
 		if (outcome.error) {
-			failures.push({ index, error: outcome.error, stateUnchanged: before === after });
+			failures.push({ index, atMs: nowMs, error: outcome.error, watchUnchanged: before === watches(h.poller) });
 			continue;
 		}
 		for (const item of outcome.items) {
@@ -167,6 +211,7 @@ export async function runScriptedDay(options: DayOptions): Promise<DayResult> {
 		baseline: baseline && figures(baseline.delivered, baseline.deliveredAt, baseline.rows(), baseline.requests()),
 		expected,
 		failures,
+		warned,
 		maxStateBytes,
 	};
 }

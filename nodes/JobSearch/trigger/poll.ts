@@ -14,7 +14,10 @@ import { readSettings, type TriggerSettings } from './settings';
 import { readState, writeState, type TriggerState } from './state';
 import { MANUAL_SAMPLE_SIZE, POLL_TIME_SHARE } from './tunables';
 
-/** Retries of a 5xx or a dropped connection inside one request; a 429 is never waited out in a poll. */
+/**
+ * Retries of a 5xx or a dropped connection inside one request. A 429 is not retried here: the
+ * cycle's request budget waits it out when it ends within the poll's time, else the next poll does.
+ */
 const POLL_REQUEST_RETRIES = 2;
 
 /** With several searches, items name the searches that found each job: their names, by the searches' keys. */
@@ -74,18 +77,27 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 	}
 	try {
 		const deadlineMs = startMs + pollTimeMs * POLL_TIME_SHARE;
+		// The 429s the service answered: the cycle waits them out when the poll's time allows, and
+		// the log line says how many it did (the e2e storm check reads it).
+		let rateLimited = 0;
 		const fetchFor =
 			(filters: IDataObject): FetchPage =>
 			async ({ fromMs, toMs, limit }) => {
 				const body: IDataObject = { ...filters, fromDate: new Date(fromMs).toISOString(), limit };
 				if (toMs !== undefined) body.toDate = new Date(toMs).toISOString();
-				// The transport refuses a search answer without data.jobs and an integer data.total.
-				const { data, usage } = (await callTool.call(this, 'search_jobs', body, {
-					maxRetries: POLL_REQUEST_RETRIES,
-					maxRetryWaitMs: pollTimeMs * POLL_TIME_SHARE,
-					deadlineMs,
-					waitOnRateLimit: false,
-				})) as ToolResult<SearchJobsData>;
+				// The transport refuses a search answer without data.jobs and an integer data.total; its
+				// errors are the node's own (NodeApiError), passed on as they are.
+				const { data, usage } = (await callTool
+					.call(this, 'search_jobs', body, {
+						maxRetries: POLL_REQUEST_RETRIES,
+						maxRetryWaitMs: pollTimeMs * POLL_TIME_SHARE,
+						deadlineMs,
+						waitOnRateLimit: false,
+					})
+					.catch((error: Error) => {
+						if (classifyFailure(error).kind === 'rate-limited') rateLimited++;
+						throw error;
+					})) as ToolResult<SearchJobsData>;
 				return { jobs: data.jobs, total: data.total, ...usage };
 			};
 		const previous: TriggerState | undefined = readState(staticData);
@@ -98,7 +110,7 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 		});
 		const reported = failureToReport(outcome, Date.now());
 		writeState(staticData, outcome.state, [LOCK_KEY, PACE_KEY, WARNED_KEY]);
-		report.call(this, outcome);
+		report.call(this, outcome, { rateLimited });
 		const { consumedMicrocents, remainingMicrocents } = outcome.reader;
 		const credit = remainingMicrocents === undefined ? undefined : creditAfterPoll(staticData, Date.now(), consumedMicrocents, remainingMicrocents);
 		if (credit?.warnNow) this.logger.warn(`${logPrefix.call(this)} credit runs short: ${credit.warnNow}`);

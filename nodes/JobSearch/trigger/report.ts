@@ -11,8 +11,14 @@ export function logPrefix(this: IPollFunctions): string {
 
 const at = (ms: number) => new Date(ms).toISOString();
 
+/** What the poll's requests met that the outcome does not say. */
+export interface PollEvents {
+	/** 429s answered to the poll's requests, the one that ended its reading included. */
+	rateLimited: number;
+}
+
 /** One line per poll: what it sent, read, paid and waited for, and anything the user should know. */
-export function report(this: IPollFunctions, outcome: CycleOutcome): void {
+export function report(this: IPollFunctions, outcome: CycleOutcome, events: PollEvents = { rateLimited: 0 }): void {
 	const { reader, budget } = outcome;
 	const head = logPrefix.call(this);
 	const parts = [
@@ -24,8 +30,12 @@ export function report(this: IPollFunctions, outcome: CycleOutcome): void {
 	if (outcome.late > 0) parts.push(`${outcome.late} of them shown late by the index`);
 	if (outcome.reposts > 0) parts.push(`${outcome.reposts} known job${outcome.reposts === 1 ? '' : 's'} posted again (not sent again)`);
 	if (budget.waitedMs > 0) parts.push(`waited ${(budget.waitedMs / 1000).toFixed(1)} s for the rate window`);
+	const waitedOut = events.rateLimited - (outcome.failure?.kind.kind === 'rate-limited' ? 1 : 0);
+	if (waitedOut > 0) parts.push(`${waitedOut} rate limit${waitedOut === 1 ? '' : 's'} (429) waited out`);
 	if (outcome.passDone && !outcome.firstPoll) parts.push('late-job pass done');
-	if (outcome.firstPoll) parts.push(outcome.emit.length ? 'first poll' : 'first poll: learned the Late Window, nothing sent');
+	const unread = Object.values(outcome.state.searches).every((search) => !search.watch);
+	if (outcome.firstPoll && unread) parts.push('first poll: nothing read yet (the next poll reads the Late Window), nothing sent');
+	else if (outcome.firstPoll) parts.push(outcome.emit.length ? 'first poll' : 'first poll: learned the Late Window, nothing sent');
 	if (outcome.learning && !outcome.firstPoll) parts.push('still reading the Late Window of activation');
 	const pausedUntilMs = budget.pausedUntilMs();
 	if (reader.requests === 0 && !outcome.failure) {

@@ -1,0 +1,339 @@
+import { recordingSleep, waitsMoveDate } from '../support/sleeps';
+
+// Every wait the trigger asks for (its request pacing, a 429's Retry-After, the transport's
+// backoffs) moves the faked Date on instead of passing in real time.
+jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: recordingSleep }));
+
+import { createPoller, type Poller } from '../harness/poll';
+import { startFrontProxy, type FrontProxy } from '../support/proxy';
+import { fillRateWindow, iso, moveTo, postedAt, searchOf, stateOf, uidsOf, watchOf } from './pollHelpers';
+import { FAKE_DATE_ONLY, MINUTE, ROW_PRICE_MICROCENTS, startHarnessed, type Harnessed, type TimeControl } from './scriptedDay';
+
+// What a failed request does to an alert, in real n8n-core's PollContext against the reference
+// server over loopback: a failure that may pass (429, 5xx, a dropped connection, a timeout) fails
+// no execution until it has lasted 15 minutes, and never the activation poll (n8n refuses to
+// publish a workflow whose first poll throws); one that will not pass by itself (key, credit,
+// input) fails the poll at once and changes nothing the trigger knows.
+
+const time: TimeControl = { set: (ms) => jest.setSystemTime(ms) };
+const T0 = Date.parse('2026-11-20T08:00:00.000Z');
+/** How long passing failures last before a poll fails for them (TROUBLE_REPORT_AFTER_MS), written out so that a change to it is seen. */
+const TROUBLE_REPORTED_AFTER = 15 * MINUTE;
+
+beforeAll(() => {
+	jest.useFakeTimers(FAKE_DATE_ONLY);
+	waitsMoveDate();
+});
+afterAll(() => jest.useRealTimers());
+
+let h: Harnessed | undefined;
+let proxy: FrontProxy | undefined;
+afterEach(async () => {
+	await proxy?.close();
+	await h?.server.close();
+	h = undefined;
+	proxy = undefined;
+});
+
+/** A trigger that reaches the server through a proxy the test can make slow, silent or answer itself. */
+async function behindProxy(parameters = {}): Promise<{ h: Harnessed; proxy: FrontProxy; poller: Poller }> {
+	h = await startHarnessed(time, T0, parameters, { jobs: 0 });
+	proxy = await startFrontProxy(h.server.url);
+	const poller = createPoller({ credentials: { apiKey: h.key, baseUrl: proxy.url }, parameters });
+	return { h, proxy, poller };
+}
+
+describe('the activation poll', () => {
+	interface Case {
+		plan: 'free' | 'pro';
+		/** Makes the activation poll's reading fail, as the case says. */
+		arm(h: Harnessed, proxy: FrontProxy, poller: Poller): Promise<void>;
+		/** Makes the next poll's reading work again. */
+		disarm(proxy: FrontProxy, poller: Poller): void;
+		cause: string;
+	}
+	const cases: [string, Case][] = [
+		[
+			'a 429 (a Free key another workflow used up)',
+			{
+				plan: 'free',
+				arm: async (h) => void (await fillRateWindow(h)),
+				disarm: () => undefined,
+				cause: 'rate-limited',
+			},
+		],
+		[
+			'500s',
+			{
+				plan: 'pro',
+				arm: async (h) => h.server.admin.injectFault({ kind: '500', times: 3, tool: 'search_jobs' }),
+				disarm: () => undefined,
+				cause: 'temporarily-unavailable',
+			},
+		],
+		[
+			'dropped connections',
+			{
+				plan: 'pro',
+				arm: async (h) => h.server.admin.injectFault({ kind: 'drop', times: 3, tool: 'search_jobs' }),
+				disarm: () => undefined,
+				cause: 'temporarily-unavailable',
+			},
+		],
+		[
+			'a timeout (a host that never answers)',
+			{
+				plan: 'pro',
+				// The request's timeout is the poll's time left: a 25 ms poll time times it out at once.
+				arm: async (_h, proxy, poller) => {
+					proxy.mode = 'stall';
+					poller.setPollBudgetMs(25);
+				},
+				disarm: (proxy, poller) => {
+					proxy.passThrough();
+					poller.setPollBudgetMs(undefined);
+				},
+				cause: 'temporarily-unavailable',
+			},
+		],
+	];
+
+	it.each(cases)('never throws for %s: it sends nothing, then reads the Late Window after the pause and sends only what was posted since', async (_name, c) => {
+		h = await startHarnessed(time, T0, {}, { jobs: 0 }, { plan: c.plan });
+		proxy = await startFrontProxy(h.server.url);
+		const poller = createPoller({ credentials: { apiKey: h.key, baseUrl: proxy.url } });
+		// Posted before activation: one shown already, one the index shows only later.
+		const before = h.server.admin.addJobs([
+			{ createdAt: iso(T0 - 10 * MINUTE) },
+			{ createdAt: iso(T0 - 2 * MINUTE), visibleAt: T0 + 30_000 },
+		]);
+		await c.arm(h, proxy, poller);
+		const first = await poller.poll();
+		expect(first).toEqual({ items: [], empty: true });
+		expect(stateOf(poller)).toMatchObject({ version: 5, lastPoll: iso(T0), trouble: { since: iso(T0), polls: 1 } });
+		expect(searchOf(poller)).toEqual({ activated: iso(T0) });
+		expect(poller.logs.map((l) => l.message)).toEqual([
+			expect.stringMatching(/: 0 new jobs; 0 rows in 0 requests; .*; first poll: nothing read yet \(the next poll reads the Late Window\), nothing sent/),
+			expect.stringMatching(/the jobs read are sent, the rest follows on the next polls/),
+		]);
+
+		c.disarm(proxy, poller);
+		moveTo(time, T0 + 20_000);
+		const after = h.server.admin.addJobs([{ createdAt: iso(T0 + 40_000) }, { createdAt: iso(T0 + 20_000) }]);
+		moveTo(time, T0 + MINUTE);
+		const second = await poller.poll();
+		expect(second.error).toBeUndefined();
+		expect(uidsOf(second.items)).toEqual(after.map((j) => j.uid));
+		expect(searchOf(poller)!.activated).toBe(iso(T0));
+		expect(stateOf(poller).trouble).toBeUndefined();
+		expect(Object.keys(searchOf(poller)!.watch!.seen).sort()).toEqual([...before, ...after].map((j) => j.uid).sort());
+
+		moveTo(time, T0 + 2 * MINUTE);
+		expect(await poller.poll()).toEqual({ items: [], empty: true });
+	});
+
+	it('sends no request while the pause a 429 asked for outlasts the poll, and waits out one that ends within it', async () => {
+		h = await startHarnessed(time, T0, {}, { jobs: 0 }, { plan: 'free' });
+		await fillRateWindow(h);
+		const filled = h.server.admin.callLog(h.accountId).length;
+		expect((await h.poller.poll()).error).toBeUndefined();
+		// The burst was at T0 and the window is a minute: the service asked to wait until then.
+		expect(stateOf(h.poller).requests!.pausedUntil).toBe(iso(T0 + MINUTE));
+		// A poll at Every Minute may take 48 s and starts no request after 80% of it (38.4 s).
+		moveTo(time, T0 + 10_000);
+		expect(await h.poller.poll()).toEqual({ items: [], empty: true });
+		expect(h.server.admin.callLog(h.accountId)).toHaveLength(filled + 1);
+		expect(h.poller.logs.at(-1)?.message).toMatch(`0 rows in 0 requests; spent $0 (0 microcents); first poll: nothing read yet (the next poll reads the Late Window), nothing sent; paused until ${iso(T0 + MINUTE)} as the service asked`);
+		moveTo(time, T0 + 30_000);
+		expect((await h.poller.poll()).error).toBeUndefined();
+		expect(searchOf(h.poller)!.watch).toBeDefined();
+		expect(h.server.admin.callLog(h.accountId).at(-1)).toMatchObject({ at: T0 + MINUTE, status: 200 });
+		expect(h.poller.logs.at(-1)?.message).toMatch('waited 30.0 s for the rate window');
+	});
+
+	it('fails at once for a wrong key, with the clear message, and learns nothing', async () => {
+		h = await startHarnessed(time, T0, {}, { jobs: 0 });
+		const wrong = createPoller({ credentials: { apiKey: 'gm_notARealKey', baseUrl: h.server.url } });
+		const outcome = await wrong.poll();
+		expect(outcome.error?.message).toMatch(/API key is missing, wrong or revoked/);
+		expect((outcome.error as { failure?: { cause?: string } }).failure?.cause).toBe('credential-invalid');
+		expect(searchOf(wrong)?.watch).toBeUndefined();
+		expect(stateOf(wrong).trouble).toBeUndefined();
+	});
+});
+
+describe('failures that may pass', () => {
+	interface Case {
+		plan: 'free' | 'pro';
+		/** Before each failing poll: makes its reading fail. */
+		arm(h: Harnessed): Promise<void>;
+		disarm(h: Harnessed): void;
+		message: RegExp;
+		cause: string;
+	}
+	const cases: [string, Case][] = [
+		[
+			'500s',
+			{
+				plan: 'pro',
+				arm: async (h) => h.server.admin.injectFault({ kind: '500', times: 3, tool: 'search_jobs' }),
+				disarm: (h) => h.server.admin.clearFaults(),
+				message: /internal fault/,
+				cause: 'temporarily-unavailable',
+			},
+		],
+		[
+			'429s (a Free key other workflows keep busy)',
+			{
+				plan: 'free',
+				arm: async (h) => void (await fillRateWindow(h)),
+				disarm: () => undefined,
+				message: /^Rate limited/,
+				cause: 'rate-limited',
+			},
+		],
+	];
+
+	it.each(cases)(
+		'fail no poll for %s until they have lasted 15 minutes, then one poll with the service error, not again within 15 minutes, and a good head read ends them',
+		async (_name, c) => {
+			h = await startHarnessed(time, T0, {}, { jobs: 0 }, { plan: c.plan });
+			expect((await h.poller.poll()).error).toBeUndefined();
+			const known = watchOf(h.poller);
+
+			const polls: { atMs: number; error?: Error }[] = [];
+			for (let minute = 1; minute <= 40; minute++) {
+				moveTo(time, T0 + minute * MINUTE);
+				await c.arm(h);
+				const atMs = Date.now();
+				polls.push({ atMs, error: (await h.poller.poll()).error });
+			}
+			const sinceMs = polls[0].atMs;
+			expect(stateOf(h.poller).trouble?.since).toBe(iso(sinceMs));
+			const failed = polls.filter((p) => p.error);
+			// The first after 15 minutes that asked the service (the pauses between grow to 5 minutes).
+			expect(failed[0].atMs - sinceMs).toBeGreaterThanOrEqual(TROUBLE_REPORTED_AFTER);
+			expect(failed[0].atMs - sinceMs).toBeLessThanOrEqual(TROUBLE_REPORTED_AFTER + 6 * MINUTE);
+			expect(failed.length).toBeGreaterThanOrEqual(2);
+			for (let i = 1; i < failed.length; i++) expect(failed[i].atMs - failed[i - 1].atMs).toBeGreaterThanOrEqual(TROUBLE_REPORTED_AFTER);
+			for (const { error } of failed) {
+				expect(error!.message).toMatch(c.message);
+				expect((error as { failure?: { cause?: string } }).failure?.cause).toBe(c.cause);
+			}
+			expect(watchOf(h.poller)).toBe(known);
+
+			// The service recovers: the first poll whose head read comes through ends the trouble.
+			c.disarm(h);
+			let minute = 41;
+			while (stateOf(h.poller).trouble && minute < 50) {
+				moveTo(time, T0 + minute++ * MINUTE);
+				expect((await h.poller.poll()).error).toBeUndefined();
+			}
+			expect(stateOf(h.poller).trouble).toBeUndefined();
+			// A new failure starts a new trouble: it fails nothing for 15 minutes again.
+			moveTo(time, T0 + minute * MINUTE);
+			await c.arm(h);
+			const atMs = Date.now();
+			expect((await h.poller.poll()).error).toBeUndefined();
+			expect(stateOf(h.poller).trouble).toEqual({ since: iso(atMs), polls: 1 });
+		},
+	);
+});
+
+describe('failures that may pass, where polls are far apart', () => {
+	it('fail no poll for two failed polls an hour apart (Every Hour): only the third in a row fails', async () => {
+		h = await startHarnessed(time, T0, { pollTimes: { item: [{ mode: 'everyHour' }] } }, { jobs: 0 });
+		expect((await h.poller.poll()).error).toBeUndefined();
+		const failed: boolean[] = [];
+		for (const hour of [1, 2, 3]) {
+			moveTo(time, T0 + hour * 60 * MINUTE);
+			h.server.admin.injectFault({ kind: '500', times: 3, tool: 'search_jobs' });
+			failed.push((await h.poller.poll()).error !== undefined);
+		}
+		expect(failed).toEqual([false, false, true]);
+		expect(stateOf(h.poller).trouble).toMatchObject({ polls: 3 });
+	});
+});
+
+describe('failures that will not pass by themselves', () => {
+	it('fails at once for a revoked key with the clear message, changes no watch state, and catches up with a new key, nothing twice', async () => {
+		h = await startHarnessed(time, T0, {}, { jobs: 0 });
+		expect((await h.poller.poll()).error).toBeUndefined();
+		const sent: string[] = [];
+		moveTo(time, T0 + MINUTE);
+		const early = h.server.admin.addJobs(postedAt(T0 + 30_000, 3));
+		sent.push(...uidsOf((await h.poller.poll()).items));
+		expect(sent).toEqual(early.map((j) => j.uid));
+
+		await h.server.admin.revokeKey(h.key);
+		const known = watchOf(h.poller);
+		const meanwhile: string[] = [];
+		for (const minute of [2, 3, 4]) {
+			moveTo(time, T0 + minute * MINUTE);
+			meanwhile.push(...h.server.admin.addJobs(postedAt(T0 + minute * MINUTE - 10_000, 2)).map((j) => j.uid));
+			const failed = await h.poller.poll();
+			expect(failed.error?.message).toMatch(/API key is missing, wrong or revoked/);
+			expect(watchOf(h.poller)).toBe(known);
+			expect(stateOf(h.poller).trouble).toBeUndefined();
+		}
+
+		const key = await h.server.admin.issueKey(h.accountId);
+		h.poller.useCredentials({ apiKey: key, baseUrl: h.server.url });
+		moveTo(time, T0 + 5 * MINUTE);
+		const caughtUp = await h.poller.poll();
+		expect(caughtUp.error).toBeUndefined();
+		expect(uidsOf(caughtUp.items).sort()).toEqual([...meanwhile].sort());
+		sent.push(...uidsOf(caughtUp.items));
+		moveTo(time, T0 + 6 * MINUTE);
+		expect(await h.poller.poll()).toEqual({ items: [], empty: true });
+		expect(new Set(sent).size).toBe(sent.length);
+	});
+
+	it('sends the jobs it read before the credit ran out, fails the next poll with the out-of-credit message, and catches up after a top-up', async () => {
+		h = await startHarnessed(time, T0, { options: { rowsPerRequest: 5 } }, { jobs: 0 });
+		expect((await h.poller.poll()).error).toBeUndefined();
+		moveTo(time, T0 + MINUTE);
+		const posted = h.server.admin.addJobs(postedAt(T0 + 30_000, 8));
+		// Enough for three rows: the first page of five is served (and billed three), the second is refused.
+		h.server.admin.setBalance(h.accountId, { poolMicrocents: 3 * ROW_PRICE_MICROCENTS, packMicrocents: 0 });
+		const partly = await h.poller.poll();
+		expect(partly.error).toBeUndefined();
+		expect(uidsOf(partly.items)).toEqual(posted.slice(0, 5).map((j) => j.uid));
+
+		const known = watchOf(h.poller);
+		for (const minute of [2, 3]) {
+			moveTo(time, T0 + minute * MINUTE);
+			const failed = await h.poller.poll();
+			expect(failed.error?.message).toMatch(/^Out of credit/);
+			expect((failed.error as { failure?: { cause?: string } }).failure?.cause).toBe('quota-exhausted');
+			expect(watchOf(h.poller)).toBe(known);
+		}
+
+		h.server.admin.setBalance(h.accountId, { poolMicrocents: 10 ** 12 });
+		moveTo(time, T0 + 4 * MINUTE);
+		const later = h.server.admin.addJobs(postedAt(T0 + 4 * MINUTE, 2));
+		const caughtUp = await h.poller.poll();
+		expect(caughtUp.error).toBeUndefined();
+		expect(uidsOf(caughtUp.items)).toEqual([...later, ...posted.slice(5)].map((j) => j.uid));
+		moveTo(time, T0 + 5 * MINUTE);
+		expect(await h.poller.poll()).toEqual({ items: [], empty: true });
+	});
+
+	it('fails at once when the service rejects the input, changes no watch state, and reads on once it is accepted', async () => {
+		const { h, proxy, poller } = await behindProxy();
+		expect((await poller.poll()).error).toBeUndefined();
+		moveTo(time, T0 + MINUTE);
+		const posted = h.server.admin.addJobs(postedAt(T0 + 30_000, 2));
+		proxy.mode = { status: 400, body: { error: 'fromDate: must be a date-time', error_code: 'validation_error' } };
+		const known = watchOf(poller);
+		const failed = await poller.poll();
+		expect(failed.error?.message).toBe('The service rejected the input: fromDate: must be a date-time');
+		expect((failed.error as { failure?: { cause?: string } }).failure?.cause).toBe('configuration-invalid');
+		expect(watchOf(poller)).toBe(known);
+		expect(stateOf(poller).trouble).toBeUndefined();
+
+		proxy.mode = 'pass';
+		moveTo(time, T0 + 2 * MINUTE);
+		expect(uidsOf((await poller.poll()).items)).toEqual(posted.map((j) => j.uid));
+	});
+});
