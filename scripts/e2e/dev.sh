@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `npm run dev`: the package in a real n8n 2.8.4 editor, against the reference server.
+# `npm run dev`: the package in a real n8n editor, against the reference server: n8n 2.8.4 on
+# Node 20 by default, n8n 2.41.1 on Node 24 with `npm run dev -- --n8n 2.41`.
 # Builds and packs the package, starts the reference server in fast live mode (a new job every
 # 10 s), installs the package into a fresh n8n user folder, imports a ready "Job Search API"
 # credential pointing at the server and both examples/, creates the owner account, starts n8n
@@ -11,6 +12,14 @@ set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 # shellcheck source=lib.sh
 source "$repo/scripts/e2e/lib.sh"
+
+use_n8n 2.8
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--n8n) use_n8n "${2:?--n8n needs a version: ${n8n_lines[*]}}"; shift 2 ;;
+	*) die "unknown argument $1 (usage: npm run dev [-- --n8n <${n8n_lines[*]// /|}>])" ;;
+	esac
+done
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/job-search-dev.XXXXXX")"
 port="${N8N_PORT:-5678}"
@@ -84,7 +93,7 @@ setup_owner "$url"
 
 cat <<EOF
 
-  n8n editor:  $url
+  n8n editor:  $url   ($(n8n_label))
   login:       $owner_email / $owner_password
   credential:  "Job Search API (reference server)" -> $server_url (fast live mode)
   workflows:   $(ls "$repo"/examples/*.json | xargs -n1 basename | tr '\n' ' ')

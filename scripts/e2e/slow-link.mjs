@@ -1,0 +1,66 @@
+// A pass-through proxy in front of the reference server that can make it slow for a while, as a
+// congested link or an overloaded host is: while slow, each answer's headers come at once and its
+// body drips in over BODY_MS, a piece every second, so no socket ever sits idle long enough for a
+// client's timeout to fire, and a poll runs past n8n 2.41's poll timeout.
+//   node slow-link.mjs <port> <target url>
+//   POST /slow-link/slow?seconds=<s>&bodyMs=<ms>   slow for s seconds from now
+//   POST /slow-link/normal                          fast again
+import { createServer, request } from 'http';
+
+const [port, target] = process.argv.slice(2);
+const upstream = new URL(target);
+let slowUntilMs = 0;
+let bodyMs = 60_000;
+const say = (message) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${message}`);
+
+function drip(res, body) {
+	const pieces = Math.max(1, Math.min(body.length, Math.ceil(bodyMs / 1000)));
+	const size = Math.ceil(body.length / pieces);
+	let sent = 0;
+	const next = () => {
+		if (res.destroyed) return;
+		const piece = body.subarray(sent, sent + size);
+		sent += piece.length;
+		if (sent >= body.length) return res.end(piece);
+		res.write(piece);
+		setTimeout(next, 1000);
+	};
+	next();
+}
+
+const server = createServer((req, res) => {
+	const url = new URL(req.url, 'http://link');
+	if (url.pathname === '/slow-link/slow' && req.method === 'POST') {
+		slowUntilMs = Date.now() + Number(url.searchParams.get('seconds') ?? 60) * 1000;
+		bodyMs = Number(url.searchParams.get('bodyMs') ?? 60_000);
+		say(`slow until ${new Date(slowUntilMs).toISOString()}, each body over ${bodyMs} ms`);
+		return res.end('{"ok":true}');
+	}
+	if (url.pathname === '/slow-link/normal' && req.method === 'POST') {
+		slowUntilMs = 0;
+		say('fast again');
+		return res.end('{"ok":true}');
+	}
+	const slow = Date.now() < slowUntilMs;
+	const out = request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+		if (!slow) {
+			res.writeHead(answer.statusCode ?? 502, answer.headers);
+			answer.pipe(res);
+			return;
+		}
+		const chunks = [];
+		answer.on('data', (chunk) => chunks.push(chunk));
+		answer.on('end', () => {
+			const body = Buffer.concat(chunks);
+			const headers = { ...answer.headers };
+			delete headers['content-length'];
+			res.writeHead(answer.statusCode ?? 502, headers);
+			say(`${req.method} ${url.pathname}: ${answer.statusCode}, ${body.length} bytes dripped over ${bodyMs} ms`);
+			drip(res, body);
+		});
+	});
+	out.on('error', () => res.destroy());
+	req.pipe(out);
+});
+server.listen(Number(port), '127.0.0.1', () => say(`listening on ${port}, forwarding to ${target}`));
+process.on('SIGTERM', () => process.exit(0));
