@@ -36,7 +36,6 @@ node -e 'const s=require("net").createServer().once("error",()=>process.exit(1))
 
 # Demo accounts for trying the reference server by hand (curl, n8n's MCP Client, a second
 # credential): Free and Pro with their plans' monthly credit, and a Pro account with none left.
-new_key() { echo "gm_$(node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64url"))')"; }
 demo_accounts() { # sets extra_accounts (read by start_server), free_key, pro_key, broke_key
 	free_key="$(new_key)" pro_key="$(new_key)" broke_key="$(new_key)"
 	extra_accounts=",{\"id\":\"demo-free\",\"plan\":\"free\",\"keys\":[\"$free_key\"]}"

@@ -64,7 +64,6 @@ log "prerequisites ready after $((SECONDS - started)) s"
 # Accounts of the reference server for the trigger checks, each with its own key: the Free plan's
 # for the shared key and for publishing under 429 (a Free key is easily kept at its limit), a
 # Pro one behind the slow link for the durable scheduler.
-new_key() { echo "gm_$(node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64url"))')"; }
 shared_key="$(new_key)" storm_key="$(new_key)" durable_key="$(new_key)"
 extra_accounts=",{\"id\":\"shared-free\",\"plan\":\"free\",\"keys\":[\"$shared_key\"]}"
 extra_accounts+=",{\"id\":\"publish-under-429\",\"plan\":\"free\",\"keys\":[\"$storm_key\"]}"

@@ -169,6 +169,9 @@ install_package() { # <user folder>
 	[ ! -e "$nodes/n8n-workflow" ] || die "the README's install recipe put a second n8n-workflow into $nodes"
 }
 
+# A new API key in the service's format.
+new_key() { echo "gm_$(node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64url"))')"; }
+
 # The reference server on a free port with two accounts: "n8n" (the key n8n's credential holds)
 # and "checker" (the test's own reads, so they never touch n8n's rate limit or credit), plus
 # the accounts in $extra_accounts (",{...},{...}"; dev.sh's demo accounts).
