@@ -34,6 +34,17 @@ export interface ReadLimits {
 	/** No request starts at or after this moment (epoch ms). */
 	deadlineMs: number;
 	now: () => number;
+	/**
+	 * Asked before every request: false stops the read as a spent budget does (the trigger's
+	 * request budget and rate window). It may wait before it answers.
+	 */
+	admit?: () => Promise<boolean>;
+	/**
+	 * Whether a failure of the very first request is thrown (the default: nothing was paid, the
+	 * caller changes nothing). The trigger keeps every failure in `interruptedBy` instead and
+	 * decides itself what a failure means.
+	 */
+	throwFirstFailure?: boolean;
 }
 
 export interface ReadJob {
@@ -49,8 +60,18 @@ export interface RangeRead {
 
 export interface CountRead {
 	total: number;
-	/** The newest match of the window, which the count returns (and bills) anyway. */
-	newest?: ReadJob;
+	/** False when `total` is a search engine's round figure (see isExactTotal): the window holds at least that many. */
+	exact: boolean;
+}
+
+/**
+ * Whether a `total` is a count rather than a rounded figure. Search engines report large counts
+ * rounded down to a thousand (and capped): a total of 1,000 or more that is a whole number of
+ * thousands may stand for more, so it is only a lower bound. A count that happens to be exactly
+ * 2,000 is treated the same way, which costs at most one more request.
+ */
+export function isExactTotal(total: number): boolean {
+	return total < 1_000 || total % 1_000 !== 0;
 }
 
 /**
@@ -122,6 +143,8 @@ export class Reader {
 	readonly warnings: string[] = [];
 
 	private maxRows: number;
+	/** The admission hook said no: nothing more is asked in this read. */
+	private refused = false;
 
 	constructor(
 		private readonly fetchPage: FetchPage,
@@ -135,9 +158,23 @@ export class Reader {
 		this.maxRows = Math.max(this.maxRows, this.rows + rows);
 	}
 
+	/**
+	 * Runs `read` with at most `rows` more rows read during it: the rest of the row budget stays
+	 * for what comes after (the trigger's late-job looks after its head read).
+	 */
+	async within<T>(rows: number, read: () => Promise<T>): Promise<T> {
+		const saved = this.maxRows;
+		this.maxRows = Math.min(saved, this.rows + rows);
+		try {
+			return await read();
+		} finally {
+			this.maxRows = saved;
+		}
+	}
+
 	/** True when no further request may start: budget spent, or a request already failed. */
 	spent(): boolean {
-		if (this.interruptedBy) return true;
+		if (this.interruptedBy || this.refused) return true;
 		if (this.requests === 0) return false;
 		return this.rows >= this.maxRows || this.limits.now() >= this.limits.deadlineMs;
 	}
@@ -178,10 +215,12 @@ export class Reader {
 			const oldestMs = this.collect(page.jobs, shown);
 			const newestMs = newestMsOf(page.jobs);
 			if (toMs !== undefined && newestMs > toMs) return this.stopOn(new TimeBoundIgnored(toMs, newestMs), { fromMs, toMs });
-			if (page.jobs.length >= page.total || page.jobs.length < limit || oldestMs === undefined) return { complete: true };
+			const exact = isExactTotal(page.total);
+			if ((exact && page.jobs.length >= page.total) || page.jobs.length < limit || oldestMs === undefined) return { complete: true };
 			// More were due, yet every job came back already read: the next page would be this one.
 			if (toMs !== undefined && shown.size === shownBefore) return this.stopOn(new TimeBoundIgnored(toMs), { fromMs, toMs });
-			unread = page.total - page.jobs.length;
+			// A rounded total only says "at least": it may not size the next page down.
+			unread = exact ? page.total - page.jobs.length : Number.POSITIVE_INFINITY;
 			toMs = oldestMs;
 		}
 		return { complete: true };
@@ -193,14 +232,17 @@ export class Reader {
 		const page = await this.fetch({ ...range, limit: 1 });
 		if (!page) return undefined;
 		this.collect(page.jobs, new Set());
-		const first = page.jobs[0];
-		return { total: page.total, newest: first === undefined ? undefined : this.jobs.get(String(first.uid)) };
+		return { total: page.total, exact: isExactTotal(page.total) };
 	}
 
 	private async fetch(request: PageRequest): Promise<Page | undefined> {
+		if (this.limits.admit && !(await this.limits.admit())) {
+			this.refused = true;
+			return undefined;
+		}
 		const page = await this.fetchPage(request).catch((error: Error) => error);
 		if (page instanceof Error) {
-			if (this.requests === 0) throw page;
+			if (this.requests === 0 && this.limits.throwFirstFailure !== false) throw page;
 			this.interruptedBy = page;
 			return undefined;
 		}

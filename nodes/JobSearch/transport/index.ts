@@ -50,6 +50,11 @@ export interface CallToolOptions {
 	 * within its time, or the next poll would start while it still runs.
 	 */
 	deadlineMs?: number;
+	/**
+	 * Whether a 429 is waited out and retried (the default). The trigger says no: it carries the
+	 * wait to its next poll rather than spend the poll's time on it.
+	 */
+	waitOnRateLimit?: boolean;
 	/** Awaited before every attempt, retries included: the node's pacing between requests. */
 	beforeAttempt?: () => Promise<void>;
 	/** Told of each wait before a retry (a 429's Retry-After or a backoff), before it is waited. */
@@ -156,6 +161,11 @@ function networkCode(error: unknown): string | undefined {
 interface Verdict {
 	retryable: boolean;
 	waitMs: number;
+	/**
+	 * What the wait counts against Max Retry Wait: the wait the service asked for, without the
+	 * cushion added to it, so a 429 asking for exactly the longest allowed wait is waited out.
+	 */
+	countsMs?: number;
 	fail(retries: number, exhausted: 'retries' | 'wait' | undefined): Error;
 }
 
@@ -234,12 +244,12 @@ export async function callTool<T = IDataObject>(
 		}
 		const { retryable, waitMs, fail } = verdict;
 		if (!retryable) throw fail(retries, undefined);
-		if (retries >= maxRetries || waitedMs + waitMs > maxWaitMs || Date.now() + waitMs >= deadlineMs) {
+		if (retries >= maxRetries || waitedMs + (verdict.countsMs ?? waitMs) > maxWaitMs || Date.now() + waitMs >= deadlineMs) {
 			throw fail(retries, retries >= maxRetries ? 'retries' : 'wait');
 		}
 		options.onWait?.(waitMs, outcome.kind === 'answer' ? outcome.response.statusCode : undefined);
 		await sleep(waitMs);
-		waitedMs += waitMs;
+		waitedMs += verdict.countsMs ?? waitMs;
 		retries++;
 	}
 
@@ -276,8 +286,9 @@ export async function callTool<T = IDataObject>(
 		if (status === 429) {
 			const asked = retryAfterMs(answer.headers, answer.body);
 			return {
-				retryable: true,
+				retryable: options.waitOnRateLimit !== false,
 				waitMs: asked + RETRY_AFTER_CUSHION_MS,
+				countsMs: asked,
 				fail: (r, exhausted) => serviceError(node, status, answer.body, { ...circumstances, retries: r, retryAfterMs: asked, exhausted }),
 			};
 		}

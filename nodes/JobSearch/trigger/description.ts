@@ -4,19 +4,22 @@ import { outputOption } from './digest';
 import {
 	MAX_ROWS_PER_CALL,
 	additionalFiltersOption,
-	legacyAdditionalFiltersProperty,
 	toNodeProperties,
 } from '../filters';
 import { includeUsageOption, simplifyProperty } from '../output';
 import { PRICE_MICROCENTS, formatUsd } from '../service/pricing';
+import { MEASURED } from './measured';
 import {
 	CHECK_MIN_ROWS,
 	DEFAULT_MAX_JOBS_PER_POLL,
 	DEFAULT_LATE_WINDOW_MINUTES,
+	DEFAULT_REQUESTS_PER_MINUTE,
 	DEFAULT_ROWS_PER_REQUEST,
 	MAX_LATE_WINDOW_MINUTES,
-	SWEEP_EVERY_MS,
+	PASS_EVERY_MS,
+	WINDOW_REQUEST_CAP,
 } from './tunables';
+import { SERVICE_PLANS } from '../service/plans';
 
 const MINUTE_MS = 60_000;
 
@@ -32,13 +35,12 @@ export const TRIGGER_OWNED_KEYS = ['limit', 'searchPeriod', 'fromDate', 'toDate'
 
 export const properties: INodeProperties[] = [
 	{
-		displayName: `Cost: about one row (${formatUsd(PRICE_MICROCENTS.search_jobs)}) per new job, at any Poll Times: asking for jobs where none are new costs nothing, so Every Minute costs about what Every Hour does. Each job is sent once; one the index shows late, within about ${minutes(SWEEP_EVERY_MS / MINUTE_MS)}. Activation reads, and pays for once, the matching jobs of the last ${minutes(DEFAULT_LATE_WINDOW_MINUTES)} (Late Window), and sends none of them.`,
+		displayName: `Cost, as measured: ${MEASURED.batchRowsPerJob.toFixed(2)} rows (${formatUsd(Math.round(MEASURED.batchRowsPerJob * PRICE_MICROCENTS.search_jobs))}) per new job where the index shows jobs in batches, up to ${MEASURED.outOfOrderRowsPerJob.toFixed(2)} where it shows them out of order; asking where nothing is new costs nothing. Each job is sent once; one the index shows late, within about ${minutes(PASS_EVERY_MS / MINUTE_MS)}. Activation reads, and pays for once, the matching jobs of the last ${minutes(DEFAULT_LATE_WINDOW_MINUTES)} (Late Window), and sends none of them.`,
 		name: 'creditNotice',
 		type: 'notice',
 		default: '',
 	},
 	...toNodeProperties({ omit: TRIGGER_OWNED_KEYS }),
-	legacyAdditionalFiltersProperty(),
 	simplifyProperty(),
 	{
 		displayName: 'Options',
@@ -60,7 +62,7 @@ export const properties: INodeProperties[] = [
 			includeUsageOption('poll'),
 			{
 				displayName: 'Late Window (Minutes)',
-				name: 'overlapMinutes',
+				name: 'lateWindowMinutes',
 				type: 'number',
 				default: DEFAULT_LATE_WINDOW_MINUTES,
 				typeOptions: { minValue: 1, maxValue: MAX_LATE_WINDOW_MINUTES, numberPrecision: 0 },
@@ -74,9 +76,17 @@ export const properties: INodeProperties[] = [
 				default: DEFAULT_MAX_JOBS_PER_POLL,
 				typeOptions: { minValue: 1, numberPrecision: 0 },
 				description:
-					`The most rows one poll reads, and so pays for. What is left is read by the next polls, oldest part first: nothing is skipped. (The silent read of the Late Window on activation is not bound by it, and a late-job sweep that fell behind may read ${CHECK_MIN_ROWS} rows more.)`,
+					`The most rows one poll reads, and so pays for. What is left is read by the next polls, oldest part first: nothing is skipped. (The silent read of the Late Window on activation is not bound by it, and a count that finds a late job may read ${CHECK_MIN_ROWS} rows more.)`,
 			},
 			outputOption,
+			{
+				displayName: 'Requests per Minute',
+				name: 'requestsPerMinute',
+				type: 'number',
+				default: DEFAULT_REQUESTS_PER_MINUTE,
+				typeOptions: { minValue: 0.5, maxValue: SERVICE_PLANS.enterprise.requestsPerMinute, numberPrecision: 1 },
+				description: `How many requests this trigger spends a minute on average, of the key's limit (${SERVICE_PLANS.free.title} ${SERVICE_PLANS.free.requestsPerMinute}, ${SERVICE_PLANS.pro.title} ${SERVICE_PLANS.pro.requestsPerMinute} a minute). It never sends more than ${WINDOW_REQUEST_CAP} in one minute unless this is higher, and slows down by itself when the service says the key is busy. Fewer requests cost a few more rows.`,
+			},
 			{
 				displayName: 'Rows per Request',
 				name: 'rowsPerRequest',

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData, INodeProperties, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { budgetOf } from '../output';
 
@@ -62,26 +62,4 @@ export function digestText(jobs: IDataObject[]): string {
 		shown++;
 	}
 	return shown < jobs.length ? `${text}\n\n${more(jobs.length - shown)}` : text;
-}
-
-const createdMs = (job: IDataObject) => Date.parse(String(job.createdAt ?? '')) || 0;
-
-/**
- * The poll's items in the shape the Output option asks for. `jobs` are the jobs as read (for the
- * text: every budget field is there whatever Simplify keeps); `items` are the per-job items the
- * trigger built from them, in the same order, Include Usage on the first.
- */
-export function asTriggerOutput(this: IPollFunctions, jobs: IDataObject[], items: INodeExecutionData[]): INodeExecutionData[] {
-	const options = this.getNodeParameter('options', {}) as IDataObject;
-	if ((options.output as TriggerOutput | undefined) !== 'perPoll' || items.length === 0) return items;
-	const order = jobs.map((_, index) => index).sort((a, b) => createdMs(jobs[b]) - createdMs(jobs[a]));
-	const { usage, ...first } = items[0].json;
-	const shaped = items.map((item, index) => (index === 0 ? first : item.json));
-	const digest: IDataObject = {
-		count: jobs.length,
-		text: digestText(order.map((index) => jobs[index])),
-		jobs: order.map((index) => shaped[index]),
-	};
-	if (usage !== undefined) digest.usage = usage;
-	return [{ json: digest }];
 }

@@ -1,16 +1,16 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { GUARD_GRACE_MS } from './tunables';
+import { LOCK_GRACE_MS } from './tunables';
 
-/** The static-data key of the running poll's guard; the trigger's state lives beside it. */
-export const GUARD_KEY = 'running';
+/** The static-data key of the running poll's lock; the trigger's state lives beside it. */
+export const LOCK_KEY = 'running';
 
-interface StoredGuard {
+interface StoredLock {
 	id: string;
 	until: string;
 }
 
-export interface PollGuard {
+export interface PollLock {
 	id: string;
 	untilMs: number;
 }
@@ -19,22 +19,22 @@ export interface PollGuard {
  * n8n starts a poll on every tick of Poll Times without waiting for the one before (n8n 2.8's
  * ScheduledTaskManager), and every poll of a workflow shares one static data object. A poll that
  * outlasts its interval (a 429 wait, a slow host) would be joined by the next, which starts from
- * the same state and sends the same jobs again. So a poll takes the guard first, and a poll that
+ * the same state and sends the same jobs again. So a poll takes the lock first, and a poll that
  * finds it taken changes nothing and sends nothing. Taking it is synchronous, so two polls of one
- * process cannot both get it. A guard left by a poll that never finished (the process died)
+ * process cannot both get it. A lock left by a poll that never finished (the process died)
  * expires by itself, soon after the longest a poll may run.
  */
-export function takeGuard(staticData: IDataObject, nowMs: number, budgetMs: number): PollGuard | { heldSinceMs: number } {
-	const held = staticData[GUARD_KEY] as Partial<StoredGuard> | undefined;
+export function takeLock(staticData: IDataObject, nowMs: number, pollTimeMs: number): PollLock | { heldSinceMs: number } {
+	const held = staticData[LOCK_KEY] as Partial<StoredLock> | undefined;
 	const heldUntilMs = typeof held?.until === 'string' ? Date.parse(held.until) : Number.NaN;
-	if (typeof held?.id === 'string' && heldUntilMs > nowMs) return { heldSinceMs: heldUntilMs - budgetMs - GUARD_GRACE_MS };
-	const guard = { id: `${nowMs.toString(36)}-${Math.random().toString(36).slice(2, 10)}`, untilMs: nowMs + budgetMs + GUARD_GRACE_MS };
-	staticData[GUARD_KEY] = { id: guard.id, until: new Date(guard.untilMs).toISOString() } satisfies StoredGuard;
-	return guard;
+	if (typeof held?.id === 'string' && heldUntilMs > nowMs) return { heldSinceMs: heldUntilMs - pollTimeMs - LOCK_GRACE_MS };
+	const lock = { id: `${nowMs.toString(36)}-${Math.random().toString(36).slice(2, 10)}`, untilMs: nowMs + pollTimeMs + LOCK_GRACE_MS };
+	staticData[LOCK_KEY] = { id: lock.id, until: new Date(lock.untilMs).toISOString() } satisfies StoredLock;
+	return lock;
 }
 
-/** Gives the guard back, unless it expired meanwhile and another poll holds it now. */
-export function releaseGuard(staticData: IDataObject, guard: PollGuard): void {
-	const held = staticData[GUARD_KEY] as Partial<StoredGuard> | undefined;
-	if (held?.id === guard.id) delete staticData[GUARD_KEY];
+/** Gives the lock back, unless it expired meanwhile and another poll holds it now. */
+export function releaseLock(staticData: IDataObject, lock: PollLock): void {
+	const held = staticData[LOCK_KEY] as Partial<StoredLock> | undefined;
+	if (held?.id === lock.id) delete staticData[LOCK_KEY];
 }

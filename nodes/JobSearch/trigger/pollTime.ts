@@ -1,6 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { MAX_POLL_BUDGET_MS, MIN_POLL_BUDGET_MS, POLL_BUDGET_OF_INTERVAL } from './tunables';
+import { MAX_POLL_TIME_MS, MIN_POLL_TIME_MS, POLL_TIME_OF_INTERVAL } from './tunables';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -17,7 +17,7 @@ function shortestStep(step: number, size: number): number {
  * The shortest time n8n may leave between two polls of one Poll Times entry. A custom cron
  * expression is not read: it counts as the shortest there is, a minute.
  */
-function shortestIntervalMs(item: IDataObject): number {
+function entryIntervalMs(item: IDataObject): number {
 	switch (item.mode) {
 		case 'everyHour':
 			return HOUR_MS;
@@ -37,12 +37,17 @@ function shortestIntervalMs(item: IDataObject): number {
 /**
  * How long one poll may take, requests and retry waits included. Newer n8n says (getPollBudgetMs);
  * n8n 2.8 does not, so it is derived from Poll Times: a share of the shortest interval between two
- * polls, so a poll ends before the next one starts, and at most MAX_POLL_BUDGET_MS.
+ * polls, so a poll ends before the next one starts, and at most MAX_POLL_TIME_MS.
  */
-export function pollBudgetMs(context: IPollFunctions): number {
+/** The shortest time n8n may leave between two polls, over every Poll Times entry (a minute when none is set). */
+export function shortestIntervalMs(context: IPollFunctions): number {
 	const items = (context.getNodeParameter('pollTimes', {}) as { item?: IDataObject[] }).item ?? [];
-	const intervalMs = items.length > 0 ? Math.min(...items.map(shortestIntervalMs)) : MINUTE_MS;
-	const derived = Math.min(MAX_POLL_BUDGET_MS, Math.max(MIN_POLL_BUDGET_MS, intervalMs * POLL_BUDGET_OF_INTERVAL));
+	return items.length > 0 ? Math.min(...items.map(entryIntervalMs)) : MINUTE_MS;
+}
+
+export function pollTimeMs(context: IPollFunctions): number {
+	const intervalMs = shortestIntervalMs(context);
+	const derived = Math.min(MAX_POLL_TIME_MS, Math.max(MIN_POLL_TIME_MS, intervalMs * POLL_TIME_OF_INTERVAL));
 	const host = context as unknown as { getPollBudgetMs?: () => unknown };
 	const given = typeof host.getPollBudgetMs === 'function' ? Number(host.getPollBudgetMs()) : Number.NaN;
 	return Number.isFinite(given) && given > 0 ? Math.min(given, derived) : derived;

@@ -5,17 +5,25 @@ import { numberOption } from '../numberOption';
 import { operationError } from '../transport';
 import type { CycleSettings } from './cycle';
 import { TRIGGER_OWNED_KEYS } from './description';
-import { pollBudgetMs } from './pollTime';
-import { DEFAULT_MAX_JOBS_PER_POLL, DEFAULT_LATE_WINDOW_MINUTES, DEFAULT_ROWS_PER_REQUEST } from './tunables';
+import type { TriggerOutput } from './digest';
+import { pollTimeMs, shortestIntervalMs } from './pollTime';
+import {
+	DEFAULT_LATE_WINDOW_MINUTES,
+	DEFAULT_MAX_JOBS_PER_POLL,
+	DEFAULT_REQUESTS_PER_MINUTE,
+	DEFAULT_ROWS_PER_REQUEST,
+} from './tunables';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 
+/** Everything a poll reads from the node's parameters, read once. */
 export interface TriggerSettings {
 	/** The search_jobs body without the window and limit, which each request adds. */
 	filters: IDataObject;
 	simplify: boolean;
 	includeUsage: boolean;
+	output: TriggerOutput;
 	cycle: CycleSettings;
 }
 
@@ -51,12 +59,15 @@ export function readSettings(this: IPollFunctions): TriggerSettings {
 		filters: filters.call(this),
 		simplify: this.getNodeParameter('simplify', true) as boolean,
 		includeUsage: options.includeUsage === true,
+		output: options.output === 'perPoll' ? 'perPoll' : 'perJob',
 		cycle: {
-			lateWindowMs: positive(options.overlapMinutes, DEFAULT_LATE_WINDOW_MINUTES) * MINUTE_MS,
+			lateWindowMs: positive(options.lateWindowMinutes, DEFAULT_LATE_WINDOW_MINUTES) * MINUTE_MS,
 			firstPollLookbackMs: firstPollHours > 0 ? firstPollHours * HOUR_MS : undefined,
 			maxJobsPerPoll: Math.floor(positive(options.maxJobsPerPoll, DEFAULT_MAX_JOBS_PER_POLL)),
 			rowsPerRequest: Math.floor(positive(options.rowsPerRequest, DEFAULT_ROWS_PER_REQUEST)),
-			budgetMs: pollBudgetMs(this),
+			requestsPerMinute: positive(options.requestsPerMinute, DEFAULT_REQUESTS_PER_MINUTE),
+			pollTimeMs: pollTimeMs(this),
+			intervalMs: shortestIntervalMs(this),
 		},
 	};
 }

@@ -1,243 +1,226 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { TimeRange } from '../paging/reader';
+import type { RequestLedger } from './requests';
+
+export type Range = Required<TimeRange>;
 
 /**
- * A round of the late-job sweep: every stretch between two jobs already read, from `sweptMs`
- * up to `toMs`, is asked once more at or after `startedMs`. `cursorMs` is where it has got to.
+ * A sweep: every stretch between jobs already read, from `fromMs` up to `toMs` (the head when it
+ * started), is asked once more at or after `startedMs`, newest first (late jobs are mostly
+ * recent); what is left to ask is `fromMs` .. `cursorMs`. Asked after the Late Window had passed
+ * over it (up to `finalUpToMs`), a stretch has had its final look.
  */
-export interface SweepPass {
+export interface Pass {
 	startedMs: number;
 	fromMs: number;
 	cursorMs: number;
 	toMs: number;
+	finalUpToMs: number;
 }
 
-/** How often the index shows jobs late, learned from the sweeps: it decides when a quick check pays. */
-export interface SweepPace {
-	/** Late jobs an hour, as the last passes found them. */
-	latePerHour: number;
-	/** When the last quick check ran. */
-	lastCheckMs: number;
-	/** Late jobs found since the last pass ended, and when it ended. */
-	late: number;
-	sinceMs: number;
+/** A part of the index to read whole. */
+export interface PendingRead extends Range {
+	/** Part of the activation read: its jobs created before this moment are learned, not sent. */
+	learnBeforeMs?: number;
+	/** A final look that reads its part whole: the final looks stand at its end once it is read. */
+	final?: boolean;
 }
 
-/**
- * What the trigger remembers between polls (see DESIGN.md beside this file). It is small on
- * purpose: n8n saves it with the workflow after every poll that emits.
- */
-export interface TriggerState {
+/** What the trigger knows of the index, once activation has read the Late Window. */
+export interface Watch {
 	/** The newest createdAt read. Every visible match created after it is unread: the head. */
 	headMs: number;
-	/** Every job created before this was read, or its stretch asked after the Late Window had passed. */
-	sweptMs: number;
-	/** Also a count agreed with the jobs known before this (ties and removals are in hand): final, forgotten. */
-	settledMs: number;
-	/** When the last poll started (epoch ms): the sweep paces itself by the time between polls. */
-	lastPollMs: number;
-	/** uid → createdAt (ms) of every job read that was created at or after settledMs (or the gap). */
+	/** Every open stretch up to here had its final look: asked after the Late Window had passed over it. */
+	finalMs: number;
+	/** Also counted after its final look (ties in hand): settled, and the uids below it forgotten. */
+	floorMs: number;
+	/** uid → createdAt (ms) of every job read at or after floorMs, at its latest createdAt (a repost moves it). */
 	seen: Map<string, number>;
 	/** uids of `seen` the index no longer shows: not counted, never sent again if they come back. */
 	gone: Set<string>;
-	/** The sweep under way; none between the end of one and the next poll, which starts another. */
-	pass?: SweepPass;
-	pace: SweepPace;
-	/** An older stretch of the head a poll could not finish within its budget; read before anything newer. */
-	gap?: Required<TimeRange>;
+	/** Parts of the index not read yet although they must be read whole (an unfinished head or final read), oldest first. */
+	pending: PendingRead[];
+	pass?: Pass;
+	/** When the last pass started, and whether it could ask the whole unsettled window stretch by stretch. */
+	passStartedMs: number;
+	wholePasses: boolean;
+	/** Where requests are scarce: up to here the young window had its one count (see YOUNG_CHECK_AGE_MS). */
+	checkedMs: number;
+	/** When the index last showed two jobs in one millisecond (0: never): counts are then needed to find late ties. */
+	tiesSeenMs: number;
+	/**
+	 * The largest (createdAt − host time) seen at a head read, lately: the index's clock is at
+	 * least the host's plus this, whatever the skew between them. Ages are measured from it.
+	 */
+	offsets: { atMs: number; offsetMs: number }[];
 }
 
-const VERSION = 3;
+/** A run of transient failures (rate limits, service faults) that has not ended yet. */
+export interface Trouble {
+	sinceMs: number;
+	/** When the trigger last failed an execution for it: at most once per trouble period. */
+	reportedMs?: number;
+}
 
-/** The stored shape: ISO times so a person can read it in the workflow's static data. */
+/**
+ * What the trigger remembers between polls (DESIGN.md beside this file). Small on purpose: n8n
+ * saves it with the workflow after every poll.
+ */
+export interface TriggerState {
+	/** Undefined until the activation read has finished. */
+	watch?: Watch;
+	requests: RequestLedger;
+	trouble?: Trouble;
+	/** When the last poll started (epoch ms). */
+	lastPollMs: number;
+	/** When the first poll ran: jobs posted since are sent even if the activation read came later. */
+	activatedMs: number;
+}
+
+const VERSION = 4;
+
 interface StoredState {
 	version: number;
-	head: string;
-	swept: string;
-	settled: string;
 	lastPoll: string;
-	pace: { latePerHour: number; lastCheck: string; late: number; since: string };
-	seen: Record<string, number>;
-	gone?: string[];
-	pass?: { started: string; from: string; cursor: string; to: string };
-	gap?: { from: string; to: string };
-}
-
-/** Version 2 (head + late-job counts): same seen set, the check window becomes the unsettled stretch. */
-interface StoredStateV2 {
-	version: 2;
-	head: string;
-	checkFrom: string;
-	lastCheck: string;
-	seen: Record<string, number>;
-	gone?: string[];
-	gap?: { from: string; to: string };
-}
-
-/** Version 1 (watermark + overlap re-reads): enough to carry on without a silent restart. */
-interface StoredStateV1 {
-	version: 1;
-	watermark: string;
-	seenSince: string;
-	seen: Record<string, number>;
-	gap?: { from: string; to: string };
-}
-
-function parseTime(value: unknown): number | undefined {
-	if (typeof value !== 'string') return undefined;
-	const ms = Date.parse(value);
-	return Number.isNaN(ms) ? undefined : ms;
-}
-
-function parseSeen(value: unknown): Map<string, number> | undefined {
-	if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-	const seen = new Map<string, number>();
-	for (const [uid, ms] of Object.entries(value as Record<string, unknown>)) {
-		if (typeof ms !== 'number' || !Number.isFinite(ms)) return undefined;
-		seen.set(uid, ms);
-	}
-	return seen;
-}
-
-function parseGone(value: unknown, seen: Map<string, number>): Set<string> {
-	return new Set(Array.isArray(value) ? value.filter((uid): uid is string => typeof uid === 'string' && seen.has(uid)) : []);
-}
-
-function parseRange(value: unknown): Required<TimeRange> | undefined | null {
-	if (value === undefined) return undefined;
-	const range = value as { from?: unknown; to?: unknown };
-	const fromMs = parseTime(range?.from);
-	const toMs = parseTime(range?.to);
-	return fromMs === undefined || toMs === undefined ? null : { fromMs, toMs };
-}
-
-function parsePass(value: unknown): SweepPass | undefined | null {
-	if (value === undefined) return undefined;
-	const pass = value as { started?: unknown; from?: unknown; cursor?: unknown; to?: unknown };
-	const [startedMs, fromMs, cursorMs, toMs] = [pass?.started, pass?.from, pass?.cursor, pass?.to].map(parseTime);
-	if (startedMs === undefined || fromMs === undefined || cursorMs === undefined || toMs === undefined) return null;
-	return { startedMs, fromMs, cursorMs, toMs };
-}
-
-/** Nothing learned yet about late jobs: no quick checks until a sweep has found some. */
-export function freshPace(nowMs: number): SweepPace {
-	return { latePerHour: 0, lastCheckMs: nowMs, late: 0, sinceMs: nowMs };
-}
-
-function parsePace(value: unknown): SweepPace | undefined {
-	const pace = value as { latePerHour?: unknown; lastCheck?: unknown; late?: unknown; since?: unknown } | undefined;
-	const lastCheckMs = parseTime(pace?.lastCheck);
-	const sinceMs = parseTime(pace?.since);
-	const { latePerHour, late } = pace ?? {};
-	if (lastCheckMs === undefined || sinceMs === undefined || typeof latePerHour !== 'number' || typeof late !== 'number') return undefined;
-	if (!Number.isFinite(latePerHour) || !Number.isFinite(late) || latePerHour < 0 || late < 0) return undefined;
-	return { latePerHour, lastCheckMs, late, sinceMs };
-}
-
-/**
- * Earlier versions read every job since their check window (v2) or `seenSince` (v1): that is the
- * unsettled stretch, and the next poll starts a sweep of it, which finds anything they had not read.
- */
-function fromOlder(stored: StoredStateV2 | StoredStateV1): TriggerState | undefined {
-	const seen = parseSeen(stored.seen);
-	const gap = parseRange(stored.gap);
-	if (seen === undefined || gap === null) return undefined;
-	if (stored.version === 2) {
-		const headMs = parseTime(stored.head);
-		const settledMs = parseTime(stored.checkFrom);
-		const lastPollMs = parseTime(stored.lastCheck);
-		if (headMs === undefined || settledMs === undefined || lastPollMs === undefined) return undefined;
-		return { headMs, sweptMs: settledMs, settledMs, lastPollMs, seen, gone: parseGone(stored.gone, seen), pace: freshPace(lastPollMs), ...(gap ? { gap } : {}) };
-	}
-	const settledMs = parseTime(stored.seenSince);
-	if (settledMs === undefined || parseTime(stored.watermark) === undefined) return undefined;
-	const headMs = Math.max(settledMs - 1, ...seen.values());
-	return { headMs, sweptMs: settledMs, settledMs, lastPollMs: 0, seen, gone: new Set(), pace: freshPace(0), ...(gap ? { gap } : {}) };
-}
-
-/**
- * The state in the node's static data, or undefined when there is none yet (or it is malformed),
- * which makes the poll start over as on activation.
- */
-export function readState(staticData: IDataObject): TriggerState | undefined {
-	if (staticData.version === 1 || staticData.version === 2) return fromOlder(staticData as unknown as StoredStateV1 | StoredStateV2);
-	const stored = staticData as Partial<StoredState>;
-	if (stored.version !== VERSION) return undefined;
-	const headMs = parseTime(stored.head);
-	const sweptMs = parseTime(stored.swept);
-	const settledMs = parseTime(stored.settled);
-	const lastPollMs = parseTime(stored.lastPoll);
-	const seen = parseSeen(stored.seen);
-	const gap = parseRange(stored.gap);
-	const pass = parsePass(stored.pass);
-	const pace = parsePace(stored.pace);
-	if ([headMs, sweptMs, settledMs, lastPollMs].includes(undefined) || seen === undefined || gap === null || pass === null || !pace) {
-		return undefined;
-	}
-	return {
-		headMs: headMs!,
-		sweptMs: sweptMs!,
-		settledMs: settledMs!,
-		lastPollMs: lastPollMs!,
-		seen,
-		gone: parseGone(stored.gone, seen),
-		pace,
-		...(pass ? { pass } : {}),
-		...(gap ? { gap } : {}),
+	activated: string;
+	requests: { tokens: number; at: string; share: number; sent: string[]; pausedUntil: string };
+	trouble?: { since: string; reported?: string };
+	watch?: {
+		head: string;
+		final: string;
+		floor: string;
+		seen: Record<string, number>;
+		gone?: string[];
+		pending?: { from: string; to: string; learnBefore?: string; final?: boolean }[];
+		pass?: { started: string; from: string; cursor: string; to: string; finalUpTo: string };
+		passStarted: string;
+		wholePasses: boolean;
+		checked: string;
+		tiesSeen: number;
+		offsets: { at: string; offsetMs: number }[];
 	};
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+function time(value: unknown): number {
+	if (typeof value !== 'string') throw new Error('not a time');
+	const ms = Date.parse(value);
+	if (Number.isNaN(ms)) throw new Error('not a time');
+	return ms;
+}
+
+function finite(value: unknown, min = -Infinity): number {
+	if (typeof value !== 'number' || !Number.isFinite(value) || value < min) throw new Error('not a number');
+	return value;
+}
+
+function range(value: unknown): Range {
+	const r = value as { from?: unknown; to?: unknown };
+	return { fromMs: time(r?.from), toMs: time(r?.to) };
+}
+
+function readWatch(stored: NonNullable<StoredState['watch']>): Watch {
+	const seen = new Map<string, number>();
+	if (typeof stored.seen !== 'object' || stored.seen === null || Array.isArray(stored.seen)) throw new Error('no seen');
+	for (const [uid, ms] of Object.entries(stored.seen)) seen.set(uid, finite(ms));
+	const gone = new Set((Array.isArray(stored.gone) ? stored.gone : []).filter((uid): uid is string => typeof uid === 'string' && seen.has(uid)));
+	const p = stored.pass;
+	return {
+		headMs: time(stored.head),
+		finalMs: time(stored.final),
+		floorMs: time(stored.floor),
+		seen,
+		gone,
+		pending: (Array.isArray(stored.pending) ? stored.pending : []).map((r) => ({
+			...range(r),
+			...(r.learnBefore !== undefined ? { learnBeforeMs: time(r.learnBefore) } : {}),
+			...(r.final === true ? { final: true } : {}),
+		})),
+		...(p ? { pass: { startedMs: time(p.started), fromMs: time(p.from), cursorMs: time(p.cursor), toMs: time(p.to), finalUpToMs: time(p.finalUpTo) } } : {}),
+		passStartedMs: time(stored.passStarted),
+		wholePasses: stored.wholePasses === true,
+		checkedMs: time(stored.checked),
+		tiesSeenMs: finite(stored.tiesSeen, 0),
+		offsets: (Array.isArray(stored.offsets) ? stored.offsets : []).map((o) => ({ atMs: time(o.at), offsetMs: finite(o.offsetMs) })),
+	};
+}
+
+/**
+ * The state in the node's static data, or undefined when there is none (or it is not this
+ * version's, or malformed): the poll then starts as on activation.
+ */
+export function readState(staticData: IDataObject): TriggerState | undefined {
+	const stored = staticData as Partial<StoredState>;
+	if (stored.version !== VERSION) return undefined;
+	try {
+		const r = stored.requests!;
+		const state: TriggerState = {
+			lastPollMs: time(stored.lastPoll),
+			activatedMs: time(stored.activated),
+			requests: {
+				tokens: finite(r.tokens),
+				atMs: time(r.at),
+				share: finite(r.share, 0),
+				sentMs: (Array.isArray(r.sent) ? r.sent : []).map(time),
+				pausedUntilMs: time(r.pausedUntil),
+			},
+		};
+		if (stored.trouble) {
+			state.trouble = { sinceMs: time(stored.trouble.since), ...(stored.trouble.reported ? { reportedMs: time(stored.trouble.reported) } : {}) };
+		}
+		if (stored.watch) state.watch = readWatch(stored.watch);
+		return state;
+	} catch {
+		return undefined;
+	}
+}
+
+function storeWatch(watch: Watch): NonNullable<StoredState['watch']> {
+	const stored: NonNullable<StoredState['watch']> = {
+		head: iso(watch.headMs),
+		final: iso(watch.finalMs),
+		floor: iso(watch.floorMs),
+		seen: Object.fromEntries(watch.seen),
+		passStarted: iso(watch.passStartedMs),
+		wholePasses: watch.wholePasses,
+		checked: iso(watch.checkedMs),
+		tiesSeen: watch.tiesSeenMs,
+		offsets: watch.offsets.map((o) => ({ at: iso(o.atMs), offsetMs: o.offsetMs })),
+	};
+	if (watch.gone.size > 0) stored.gone = [...watch.gone];
+	if (watch.pending.length > 0) {
+		stored.pending = watch.pending.map((r) => ({
+			from: iso(r.fromMs),
+			to: iso(r.toMs),
+			...(r.learnBeforeMs !== undefined ? { learnBefore: iso(r.learnBeforeMs) } : {}),
+			...(r.final ? { final: true } : {}),
+		}));
+	}
+	if (watch.pass) {
+		const { startedMs, fromMs, cursorMs, toMs, finalUpToMs } = watch.pass;
+		stored.pass = { started: iso(startedMs), from: iso(fromMs), cursor: iso(cursorMs), to: iso(toMs), finalUpTo: iso(finalUpToMs) };
+	}
+	return stored;
+}
+
 /**
  * Replaces the trigger's state in the static data in place (n8n keeps the object it handed out,
- * not a new one). Keys it does not own, such as the running poll's guard, are left as they are.
+ * not a new one). Keys it does not own, such as the running poll's lock, are left as they are.
  */
 export function writeState(staticData: IDataObject, state: TriggerState, keep: readonly string[] = []): void {
+	const r = state.requests;
 	const stored: StoredState = {
 		version: VERSION,
-		head: iso(state.headMs),
-		swept: iso(state.sweptMs),
-		settled: iso(state.settledMs),
 		lastPoll: iso(state.lastPollMs),
-		pace: { latePerHour: state.pace.latePerHour, lastCheck: iso(state.pace.lastCheckMs), late: state.pace.late, since: iso(state.pace.sinceMs) },
-		seen: Object.fromEntries(state.seen),
+		activated: iso(state.activatedMs),
+		requests: { tokens: r.tokens, at: iso(r.atMs), share: r.share, sent: r.sentMs.map(iso), pausedUntil: iso(r.pausedUntilMs) },
 	};
-	if (state.gone.size > 0) stored.gone = [...state.gone];
-	if (state.pass) {
-		const { startedMs, fromMs, cursorMs, toMs } = state.pass;
-		stored.pass = { started: iso(startedMs), from: iso(fromMs), cursor: iso(cursorMs), to: iso(toMs) };
+	if (state.trouble) {
+		stored.trouble = { since: iso(state.trouble.sinceMs), ...(state.trouble.reportedMs !== undefined ? { reported: iso(state.trouble.reportedMs) } : {}) };
 	}
-	if (state.gap) stored.gap = { from: iso(state.gap.fromMs), to: iso(state.gap.toMs) };
+	if (state.watch) stored.watch = storeWatch(state.watch);
 	for (const key of Object.keys(staticData)) if (!keep.includes(key)) delete staticData[key];
 	Object.assign(staticData, stored);
-}
-
-export interface PrunedSeen {
-	seen: Map<string, number>;
-	gone: Set<string>;
-	/** Where the kept uids start: moves up when the cap bites. */
-	sinceMs: number;
-	/** How many uids the hard cap dropped (not the ones that simply aged out). */
-	capped: number;
-}
-
-/**
- * Keeps only uids a later query can return again (created at or after `floorMs`), and at most
- * `cap` of them, newest first. When the cap bites, `sinceMs` moves up with it, so later queries
- * never reach jobs the set has forgotten: that could send them twice.
- */
-export function pruneSeen(seen: Map<string, number>, gone: Set<string>, floorMs: number, cap: number): PrunedSeen {
-	const kept = [...seen].filter(([, ms]) => ms >= floorMs).sort((a, b) => b[1] - a[1]);
-	const keepGone = (map: Map<string, number>) => new Set([...gone].filter((uid) => map.has(uid)));
-	if (kept.length <= cap) {
-		const map = new Map(kept);
-		return { seen: map, gone: keepGone(map), sinceMs: floorMs, capped: 0 };
-	}
-	// Jobs created in the same millisecond as the last kept one stay together, or the boundary
-	// would forget some of them while later queries still reach that millisecond.
-	const boundaryMs = kept[cap - 1][1];
-	const map = new Map(kept.filter(([, ms]) => ms >= boundaryMs));
-	return { seen: map, gone: keepGone(map), sinceMs: boundaryMs, capped: kept.length - map.size };
 }

@@ -1,70 +1,161 @@
 /**
  * Every number the trigger tunes, in one place, each with the reason for its value.
- * Options on the node override the first three per workflow. DESIGN.md says how they fit together.
+ * Options on the node override the defaults per workflow. DESIGN.md says how they fit together.
  */
+
+import { SERVICE_PLANS } from '../service/plans';
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
 
 /**
  * The index shows a job 5 to 15 minutes after its createdAt, and a straggler one refresh later:
- * up to about 30 minutes. An hour leaves room for clock skew and a slow refresh. A wider window
- * costs nothing per poll (a check is one count), only a larger first read on activation.
+ * up to about 30 minutes. An hour leaves room for a slow refresh; clock skew between n8n and the
+ * index is measured (see INDEX_LAG_GUESS_MS), not guessed into this.
  */
 export const DEFAULT_LATE_WINDOW_MINUTES = 60;
 
-/** The seen set must cover the window, and a day of it is already a large static data. */
+/** Every uid of the window is kept, and a day of it is already a large static data. */
 export const MAX_LATE_WINDOW_MINUTES = 24 * 60;
 
-/** One alert execution stays easy to handle, and one poll cannot spend more than ~$5.79. */
-export const DEFAULT_MAX_JOBS_PER_POLL = 1_000;
+/**
+ * An hour of a busy search (1,500 matching postings) fits in one poll every hour, with room, and
+ * one execution stays easy to handle. A poll reads at most this many new jobs (~$14.48) and as
+ * many rows again for its late-job looks.
+ */
+export const DEFAULT_MAX_JOBS_PER_POLL = 2_500;
 
 /** Rows are billed one by one, so big pages cost nothing extra; 500 jobs are about 1 MB of JSON. */
 export const DEFAULT_ROWS_PER_REQUEST = 500;
 
 /**
- * How often every stretch of the Late Window between jobs already read is asked again. A job the
- * index shows late is sent at most this long after the first poll that could have seen it (the
- * issue's promise is 16 minutes); asking a stretch where nothing appeared costs a request, no row.
+ * Requests one trigger spends a minute on average: two alert workflows and a Job Search node
+ * fit on a Free key (10 a minute). A Pro key allows 60.
  */
-export const SWEEP_EVERY_MS = 14 * 60_000;
+export const DEFAULT_REQUESTS_PER_MINUTE = 5;
+
+/** However the options are set, no 60 seconds see more requests than a Free key's whole limit. */
+export const WINDOW_REQUEST_CAP = SERVICE_PLANS.free.requestsPerMinute;
+
+/** The service counts requests in a sliding window of one minute (docs/service.md#limits). */
+export const RATE_WINDOW_MS = MINUTE_MS;
 
 /**
- * A quick check (one count of the recent stretch, one row) runs once the sweeps' pace says this
- * many late jobs are likely to be waiting: on an index that shows jobs out of order that is every
- * few minutes, and it sends most of them on the first poll that can; where late jobs are rare it
- * almost never runs, so it costs nothing there.
+ * The bucket holds this many minutes of requests: a poll every 15 minutes may spend what the
+ * minutes since the last one allowed, paced by the rate window; more would let a long pause
+ * end in a burst.
  */
-export const QUICK_CHECK_AT_EXPECTED_LATE = 1;
+export const BUCKET_MINUTES = 15;
 
 /**
- * The most stretches a sweep asks one by one: the jobs a Late Window and a sweep period hold at
- * about 45 matching postings an hour. Over 14 minutes that is at most about 4 requests a minute,
- * inside the Free plan's 10. A busier window is asked in groups, each counted once (a row).
+ * A poll that meets a 429 lowers the trigger's own rate to this share: other workflows use the
+ * key too, so it yields some of it to them, without collapsing on a key that is merely busy.
  */
-export const MAX_SWEEP_REQUESTS = 60;
+export const RATE_LIMITED_SHARE = 0.75;
+
+/** Never slower than this share of Requests per Minute: a head read and a final look every minute or two. */
+export const RATE_FLOOR_SHARE = 0.25;
+
+/** After a 429 the rate comes back by this share a minute: full speed again within about ten minutes. */
+export const RATE_RECOVERY_PER_MINUTE = 0.1;
+
+/** A fault that may pass (5xx, timeout, dropped connection) pauses requests this long, doubling while it lasts. */
+export const FAULT_PAUSE_MS = 30_000;
+export const MAX_FAULT_PAUSE_MS = 5 * MINUTE_MS;
 
 /**
- * When a count finds more jobs than were read, this many of the newest open stretches are asked
- * first (free, and late jobs are mostly recent); a difference left after them is found by halving
- * with counts, a few rows, rather than by one request per stretch.
+ * Passing faults fail no execution until they have lasted this long: a short outage or a busy
+ * shared key is ridden out quietly, a real one is reported (and then at most once per period).
  */
-export const STRETCHES_BEFORE_HALVING = 6;
+export const TROUBLE_REPORT_AFTER_MS = 15 * MINUTE_MS;
 
 /**
- * What was swept for good is counted (one row) and settled once it spans this long, even on an
- * index that shows no two jobs in one millisecond: a rare tie is then found within about two
- * hours, the uids kept stay a couple of hours' worth, and an alert with nothing new costs a row
- * an hour.
+ * Before the index has shown a fresh job, its clock is taken to be this far behind n8n's: a Late
+ * Window then never ends early on a host whose clock runs ahead. Measured once jobs are read.
  */
-export const COUNT_AT_LEAST_EVERY_MS = 60 * 60_000;
+export const INDEX_LAG_GUESS_MS = 15 * MINUTE_MS;
+
+/** A createdAt further ahead of n8n's clock than this is not believed as a sign of skew. */
+export const MAX_INDEX_LEAD_MS = 15 * MINUTE_MS;
+
+/** How many head reads, and over how long, the clock offset is taken from. */
+export const OFFSET_SAMPLES = 12;
+export const OFFSET_MAX_AGE_MS = 24 * HOUR_MS;
 
 /**
- * Rows the count that ends a sweep may always spend, whatever Max Jobs per Poll says: one count,
- * a dozen halvings of a window of thousands, a small read. Without it a tiny budget could pay for
+ * How often every stretch of the unsettled window is asked again (or, where requests are scarce,
+ * counted). A job the index shows late is sent within this long plus one poll or two; 12 minutes
+ * keeps that within 16 at Every Minute. A poll every few minutes gets a shorter period (see passEveryMs).
+ */
+export const PASS_EVERY_MS = 12 * MINUTE_MS;
+
+/** A job the index shows late is sent within this long of the first poll that could see it, poll interval included. */
+export const FRESHNESS_MS = 15 * MINUTE_MS;
+
+/** A pass period never shorter than this: the passes of a poll every ten minutes do not pile up. */
+export const MIN_PASS_EVERY_MS = 4 * MINUTE_MS;
+
+/**
+ * A pass asks stretch by stretch only if that takes at most this share of the requests its period
+ * allows: the head reads and the final looks keep their room.
+ */
+export const SWEEP_SHARE = 0.9;
+
+/** Requests a poll leaves in the bucket after its own looks, so the next polls' head reads never wait. */
+export const RESERVED_REQUESTS = 2;
+
+/**
+ * Where requests are scarce, a final look asks its stretches one by one while the poll has the
+ * requests; it reads the part whole (paying again for the jobs it holds) only once the part has
+ * waited this long past the Late Window, so the uids kept stay bounded.
+ */
+export const FINAL_LAG_MAX_MS = 20 * MINUTE_MS;
+
+/**
+ * Where the index makes ties, what the Late Window has passed is read whole (a row a job) in one
+ * request about this often, rather than in a request every poll.
+ */
+export const TIES_FINAL_EVERY_MS = 10 * MINUTE_MS;
+
+/**
+ * Where requests are scarce, each part of the window is counted once at this age: by then most
+ * jobs an index shows late have shown (5 to 15 minutes after posting, out-of-order indexes up to
+ * 16), and whatever shows later is found by the final look.
+ */
+export const YOUNG_CHECK_AGE_MS = 20 * MINUTE_MS;
+
+/** That count waits until it covers at least this long a stretch of time: a few rows an hour, not one a poll. */
+export const YOUNG_CHECK_STEP_MS = 5 * MINUTE_MS;
+
+/**
+ * A count covers at most this many known jobs: large totals are reported rounded (at least), so a
+ * count of a busier part could not tell a late job from none.
+ */
+export const COUNT_MAX_KNOWN = 900;
+
+/**
+ * What was finally looked at is counted (one row) and settled once it spans this long, even on an
+ * index that shows no two jobs in one millisecond: a rare late tie is then found within about two
+ * hours, and an alert with nothing new costs a row an hour.
+ */
+export const COUNT_AT_LEAST_EVERY_MS = HOUR_MS;
+
+/**
+ * After a count finds more jobs than are known, this many of its newest open stretches are asked
+ * first (free, and late jobs are mostly recent) when requests are plenty, fewer when scarce; a
+ * difference left after them is found by halving with counts.
+ */
+export const LOCATE_STRETCHES = 8;
+
+/** A part with this few matches is read whole rather than halved again: reading is cheaper. */
+export const LEAF_ROWS = 3;
+
+/**
+ * Rows a count and its halving may always spend, whatever Max Jobs per Poll says: one count, a
+ * dozen halvings of a window of thousands, a small read. Without it a tiny budget could pay for
  * the same count on every poll and never settle anything.
  */
 export const CHECK_MIN_ROWS = 20;
-
-/** A window part with this few matches is read whole rather than halved again: reading is cheaper. */
-export const LEAF_ROWS = 3;
 
 /**
  * The silent first read of the Late Window is not bound by Max Jobs per Poll (a job left unread
@@ -73,32 +164,34 @@ export const LEAF_ROWS = 3;
 export const LEARN_MAX_ROWS = 10_000;
 
 /**
+ * Uids kept at most. Those inside the window are needed to tell new jobs from known ones; older
+ * ones are kept a while longer so that a job posted again under its uid is not sent again.
+ */
+export const MAX_SEEN_UIDS = 10_000;
+
+/** How long a uid is remembered after its latest createdAt has been settled: a repost within it is not sent again. */
+export const REPOST_MEMORY_MS = 24 * HOUR_MS;
+
+/**
  * n8n 2.8 has no getPollBudgetMs, so a poll's time is a share of the shortest interval between two
  * polls (Poll Times): the next poll then finds this one done. At Every Minute that is 48 s.
  */
-export const POLL_BUDGET_OF_INTERVAL = 0.8;
+export const POLL_TIME_OF_INTERVAL = 0.8;
 
 /** Even a poll every minute gets this long: one request and one short retry fit in it. */
-export const MIN_POLL_BUDGET_MS = 30_000;
+export const MIN_POLL_TIME_MS = 30_000;
 
 /** However far apart polls are, one may not run longer: a 429 storm then ends the poll, not the day. */
-export const MAX_POLL_BUDGET_MS = 15 * 60_000;
+export const MAX_POLL_TIME_MS = 15 * MINUTE_MS;
 
 /**
- * A poll's guard outlives the poll's budget by this much before another poll may take it over:
+ * A poll's lock outlives the poll's time by this much before another poll may take it over:
  * the poll's last request and the hand-over of its items still fit.
  */
-export const GUARD_GRACE_MS = 60_000;
+export const LOCK_GRACE_MS = 60_000;
 
-/** Start no new request after this share of the budget, so the last one and the commit fit in it. */
-export const POLL_BUDGET_SHARE = 0.8;
-
-/**
- * Seen uids kept at most. Only jobs inside the Late Window (plus the time since the last check)
- * are kept, a few hundred at the busiest; the cap only bounds the static data (about 40 bytes a
- * uid) if something goes wrong.
- */
-export const MAX_SEEN_UIDS = 5_000;
+/** Start no new request after this share of the poll's time, so the last one and the commit fit in it. */
+export const POLL_TIME_SHARE = 0.8;
 
 /** "Fetch Test Event" shows this many recent jobs: enough to map fields, cheap to pay for. */
 export const MANUAL_SAMPLE_SIZE = 5;

@@ -1,0 +1,219 @@
+import { runCycle, type CycleSettings } from '../../nodes/JobSearch/trigger/cycle';
+import { failureToReport } from '../../nodes/JobSearch/trigger/failures';
+import type { TriggerState } from '../../nodes/JobSearch/trigger/state';
+import {
+	DEFAULT_LATE_WINDOW_MINUTES,
+	DEFAULT_MAX_JOBS_PER_POLL,
+	DEFAULT_REQUESTS_PER_MINUTE,
+	DEFAULT_ROWS_PER_REQUEST,
+} from '../../nodes/JobSearch/trigger/tunables';
+import { MINUTE, arrayIndex, classifyModelFailure, shownAt, type IndexBehaviour, type IndexedJob } from './indexModel';
+
+/**
+ * The trigger's poll rules (runCycle and the failure policy, the same code the node runs) polled
+ * along simulated days against index models, with what a user would measure: every job once, how
+ * late, what it cost, and how the key's rate limit was treated.
+ */
+
+/** The trigger's defaults, as a new workflow has them, at Every Minute. */
+export const defaultSettings = (over: Partial<CycleSettings> = {}): CycleSettings => ({
+	lateWindowMs: DEFAULT_LATE_WINDOW_MINUTES * MINUTE,
+	maxJobsPerPoll: DEFAULT_MAX_JOBS_PER_POLL,
+	rowsPerRequest: DEFAULT_ROWS_PER_REQUEST,
+	pollTimeMs: 48_000,
+	intervalMs: MINUTE,
+	requestsPerMinute: DEFAULT_REQUESTS_PER_MINUTE,
+	...over,
+});
+
+/** n8n 2.8's poll time for Every n Minutes (80% of the interval, 30 s to 15 minutes); n8n 2.41's durable scheduler gives 36 s. */
+export const pollTimeFor = (everyMinutes: number) => Math.min(15 * MINUTE, Math.max(30_000, everyMinutes * MINUTE * 0.8));
+
+export interface SimTrigger {
+	jobs: IndexedJob[];
+	behaviour?: IndexBehaviour;
+	settings: CycleSettings;
+	everyMinutes: number;
+}
+
+export interface SimFigures {
+	polls: number;
+	owed: number;
+	delivered: number;
+	duplicates: string[];
+	lost: string[];
+	rows: number;
+	requests: number;
+	rowsPerJob: number;
+	requestsPerPoll: number;
+	maxRequestsPerPoll: number;
+	/** The most requests this trigger sent in any 60 seconds. */
+	peakPerMinute: number;
+	/** Of the jobs delivered, the share sent on the first poll at which the index showed them. */
+	firstPollShare: number;
+	/** Minutes from the first poll at which the index showed a job to the poll that sent it. */
+	worstDelayMinutes: number;
+	/** That delay for every job delivered, in minutes. */
+	delays: number[];
+	/** Polls that would be failed executions in n8n. */
+	failedPolls: number;
+	/** Polls whose reading a failure ended (a 429, a fault), failed or not. */
+	interruptedPolls: number;
+	finalState?: TriggerState;
+}
+
+/** A late job is sent at the latest by the final look of its part: a Late Window and some minutes after it was posted. */
+const SETTLING_MS = 30 * MINUTE;
+
+interface Running {
+	spec: SimTrigger;
+	index: ReturnType<typeof arrayIndex>;
+	state?: TriggerState;
+	pollTimes: number[];
+	deliveredAt: Map<string, number>;
+	duplicates: string[];
+	maxRequestsPerPoll: number;
+	failedPolls: number;
+	interruptedPolls: number;
+}
+
+/**
+ * Virtual time: every wait (a request's round trip, the trigger's own pacing) is a timer, and the
+ * clock jumps from one timer to the next. Several triggers' polls then interleave as they would
+ * in n8n, where polls of different workflows run at once.
+ */
+class VirtualTime {
+	private timers: { atMs: number; seq: number; resolve: () => void }[] = [];
+	private seq = 0;
+	constructor(readonly clock: { ms: number }) {}
+
+	async sleep(ms: number): Promise<void> {
+		await new Promise<void>((resolve) => this.timers.push({ atMs: this.clock.ms + Math.max(0, ms), seq: this.seq++, resolve }));
+	}
+
+	/** Runs until no timer is left: settles what can run now, then moves the clock to the next timer. */
+	async run(): Promise<void> {
+		for (;;) {
+			await new Promise<void>((resolve) => setImmediate(resolve));
+			if (this.timers.length === 0) return;
+			this.timers.sort((a, b) => a.atMs - b.atMs || a.seq - b.seq);
+			const next = this.timers.shift()!;
+			this.clock.ms = Math.max(this.clock.ms, next.atMs);
+			next.resolve();
+		}
+	}
+}
+
+/**
+ * Polls every trigger from `fromMs` to `toMs` (n8n's clock) at its interval, all at once on one
+ * virtual clock: triggers that share a key meet each other's requests in its rate window. Each
+ * request takes `requestMs`. A tick that comes while the trigger's last poll still runs is
+ * skipped, as the poll lock makes n8n's overlapping tick send nothing.
+ */
+export async function simulate(triggers: SimTrigger[], fromMs: number, toMs: number, requestMs = 250): Promise<SimFigures[]> {
+	const clock = { ms: fromMs };
+	const time = new VirtualTime(clock);
+	const runs: Running[] = triggers.map((spec) => {
+		const index = arrayIndex(spec.jobs, clock, spec.behaviour);
+		const timed: typeof index.fetchPage = async (request) => {
+			const answer = await index.fetchPage(request).catch((error: Error) => error);
+			await time.sleep(requestMs);
+			if (answer instanceof Error) throw answer;
+			return answer;
+		};
+		return { spec, index: { ...index, fetchPage: timed }, pollTimes: [], deliveredAt: new Map(), duplicates: [], maxRequestsPerPoll: 0, failedPolls: 0, interruptedPolls: 0 };
+	});
+	const loop = async (run: Running) => {
+		let busyUntil = -Infinity;
+		for (let tick = fromMs; tick <= toMs; tick += run.spec.everyMinutes * MINUTE) {
+			if (tick > clock.ms) await time.sleep(tick - clock.ms);
+			if (clock.ms < busyUntil) continue;
+			const pollMs = clock.ms;
+			run.pollTimes.push(pollMs);
+			const before = run.index.requests.length;
+			const out = await runCycle(run.state, run.spec.settings, {
+				fetchPage: run.index.fetchPage,
+				now: () => clock.ms,
+				sleep: async (ms) => await time.sleep(ms),
+				classify: classifyModelFailure,
+			});
+			busyUntil = clock.ms;
+			if (process.env.TRACE_SIM && run === runs[0]) {
+				const w = out.state.watch;
+				const hm = (ms: number) => new Date(ms).toISOString().slice(11, 19);
+				console.log(hm(pollMs), `req ${run.index.requests.length - before} emit ${out.emit.length} fail ${out.failure?.kind.kind ?? '-'}`, w ? `head ${hm(w.headMs)} final ${hm(w.finalMs)} floor ${hm(w.floorMs)} pass ${w.pass ? hm(w.pass.cursorMs) : '-'} pending ${w.pending.length} seen ${w.seen.size}` : '', `share ${out.state.requests.share.toFixed(2)} tokens ${out.state.requests.tokens.toFixed(1)}`);
+			}
+			if (failureToReport(out, clock.ms)) run.failedPolls++;
+			if (out.failure) run.interruptedPolls++;
+			run.maxRequestsPerPoll = Math.max(run.maxRequestsPerPoll, run.index.requests.length - before);
+			run.state = out.state;
+			for (const job of out.emit) {
+				const uid = String(job.uid);
+				if (run.deliveredAt.has(uid)) run.duplicates.push(uid);
+				else run.deliveredAt.set(uid, pollMs);
+			}
+		}
+	};
+	const done = Promise.all(runs.map(loop));
+	await time.run();
+	await done;
+	return runs.map((run) => figuresOf(run, fromMs, toMs));
+}
+
+function figuresOf(run: Running, fromMs: number, toMs: number): SimFigures {
+	const skewMs = run.spec.behaviour?.skewMs ?? 0;
+	const lateWindowMs = run.spec.settings.lateWindowMs;
+	const { pollTimes, deliveredAt } = run;
+	// Owed: first shown after activation, within the Late Window of its posting, shown at some
+	// poll, still shown at the end, and shown early enough that its final look came before the
+	// end (what shows later may still be on its way).
+	const owed = run.spec.jobs.filter(
+		(j) =>
+			j.visibleMs + skewMs > fromMs &&
+			j.visibleMs - j.createdMs <= lateWindowMs &&
+			shownAt(j, toMs - skewMs) &&
+			j.visibleMs + skewMs <= toMs - lateWindowMs - SETTLING_MS &&
+			pollTimes.some((p) => shownAt(j, p - skewMs)),
+	);
+	let firstPoll = 0;
+	let worst = 0;
+	const delays: number[] = [];
+	const lost: string[] = [];
+	for (const job of owed) {
+		const at = deliveredAt.get(job.uid);
+		if (at === undefined) {
+			lost.push(job.uid);
+			continue;
+		}
+		const first = pollTimes.find((p) => shownAt(job, p - skewMs) && p >= job.visibleMs + skewMs) ?? at;
+		if (at <= first) firstPoll++;
+		worst = Math.max(worst, (at - first) / MINUTE);
+		delays.push((at - first) / MINUTE);
+	}
+	const times = run.index.requests.map((r) => r.atMs).sort((a, b) => a - b);
+	let peak = 0;
+	for (let i = 0, j = 0; i < times.length; i++) {
+		while (times[i] - times[j] >= MINUTE) j++;
+		peak = Math.max(peak, i - j + 1);
+	}
+	const delivered = deliveredAt.size;
+	return {
+		polls: pollTimes.length,
+		owed: owed.length,
+		delivered,
+		duplicates: run.duplicates,
+		lost,
+		rows: run.index.rows(),
+		requests: run.index.requests.length,
+		rowsPerJob: run.index.rows() / Math.max(1, delivered),
+		requestsPerPoll: run.index.requests.length / Math.max(1, pollTimes.length),
+		maxRequestsPerPoll: run.maxRequestsPerPoll,
+		peakPerMinute: peak,
+		firstPollShare: firstPoll / Math.max(1, owed.length - lost.length),
+		worstDelayMinutes: worst,
+		delays,
+		failedPolls: run.failedPolls,
+		interruptedPolls: run.interruptedPolls,
+		...(run.state ? { finalState: run.state } : {}),
+	};
+}
