@@ -3,109 +3,122 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 
 import type { LiveOptions } from '../server/store';
-import {
-	VERIFIED_CLIENTS,
-	isVerifiedClient,
-	runScriptedDay,
-	type DayResult,
-	type PollerFigures,
-	type TimeControl,
-} from '../test/trigger/scriptedDay';
+import { MEASURED } from '../nodes/JobSearch/trigger/measured';
+import { HOUR, MINUTE, generateIndex } from '../test/trigger/indexModel';
+import { baselineFigures, type SimFigures } from '../test/trigger/simulation';
+import { VERIFIED_CLIENTS, isVerifiedClient, runScriptedDay, type PollerFigures, type TimeControl } from '../test/trigger/scriptedDay';
+import { moveTimeOnSleep } from '../test/harness/virtualSleep';
+import { SHAPE_CASES, runCase, verdict } from './triggerShapes';
 
-const MINUTE = 60_000;
 const DAYS = Number(process.env.TRIGGER_BENCH_DAYS ?? 3);
+const REAL_DAYS = Number(process.env.TRIGGER_BENCH_REAL_DAYS ?? 1);
+const INTERVALS = [1, 5, 15, 60];
+const DAY_START = Date.UTC(2026, 10, 20, 0, 0, 0);
 
-/** The goals per index shape and poll interval (rows paid per delivered job), from the job-alert issue. */
-const GOALS: Record<string, Record<number, number>> = {
-	batch: { 1: 1.3, 5: 1.3, 15: 1.2, 60: 1.1 },
-	'out-of-order': { 1: 3.0, 5: 2.5, 15: 2.0, 60: 1.5 },
-};
-/** At least this share on the first poll after the index shows a job, per shape. */
-const FIRST_POLL_GOAL: Record<string, number> = { batch: 0.95, 'out-of-order': 0.5 };
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+function row(index: string, poller: string, every: number, f: SimFigures): string {
+	return `| ${index} | ${poller} | ${every} min | ${f.rowsPerJob.toFixed(2)} | ${f.requestsPerPoll.toFixed(1)} | ${f.peakPerMinute} | ${pct(f.firstPollShare)} | ${Math.round(f.worstDelayMinutes)} min | ${f.lost.length} of ${f.owed} | ${f.duplicates.length} | ${f.failedPolls} |`;
+}
+
+const HEADER = [
+	'| index | poller | poll every | rows per delivered job | requests per poll | most requests in a minute | on the first poll | worst delay | lost | twice | failed polls |',
+	'| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+];
 
 /**
- * The two index shapes the trigger must hold on, both harsher than the public deployment's docs
- * suggest: 4% of postings straggle and 3% are removed again within 30 minutes of showing.
+ * Every index shape at 1, 5, 15 and 60 minutes over the simulated days, the trigger's own rules
+ * (runCycle and the failure policy, the code the node runs) against the index models, beside
+ * what users build today on the same index at the same poll times.
  */
-const SHAPES: Record<string, LiveOptions> = {
+async function shapesSection(): Promise<{ lines: string[]; verdicts: string[]; worstRows: Record<string, number> }> {
+	const lines = [...HEADER];
+	const verdicts: string[] = [];
+	const worstRows: Record<string, number> = {};
+	for (const c of SHAPE_CASES) {
+		for (const every of INTERVALS) {
+			const { figures, all } = await runCase(c, every, DAYS, 7);
+			lines.push(row(c.name, 'Job Search Trigger', every, figures));
+			const jobs = generateIndex({ ...c.shape, seed: 7, fromMs: DAY_START, toMs: DAY_START + DAYS * 24 * HOUR });
+			lines.push(row(c.name, 'Schedule + 24h search + Remove Duplicates', every, baselineFigures(jobs, DAY_START, DAY_START + DAYS * 24 * HOUR, every, c.behaviour?.skewMs)));
+			const misses = all.flatMap((f) => verdict(c, every, f));
+			verdicts.push(`${c.name}, every ${every} min: ${misses.length ? `NOT met: ${[...new Set(misses)].join(', ')}` : 'met'}`);
+			worstRows[c.name] = Math.max(worstRows[c.name] ?? 0, figures.rowsPerJob);
+		}
+	}
+	return { lines, verdicts, worstRows };
+}
+
+/** The reference server's live shapes, with the trigger in real n8n-core over loopback HTTP. */
+const REAL_SHAPES: Record<string, LiveOptions> = {
 	batch: { model: 'batch', postingsPerHour: 40, stragglerShare: 0.04, removalShare: 0.03, removalMinMs: 0, removalMaxMs: 30 * MINUTE },
-	'out-of-order': {
-		model: 'out-of-order',
-		postingsPerHour: 40,
-		minLagMs: MINUTE,
-		maxLagMs: 16 * MINUTE,
-		stragglerShare: 0.04,
-		removalShare: 0.03,
-		removalMinMs: 0,
-		removalMaxMs: 30 * MINUTE,
-	},
+	'out of order': { model: 'out-of-order', postingsPerHour: 40, minLagMs: MINUTE, maxLagMs: 16 * MINUTE, stragglerShare: 0.04, removalShare: 0.03, removalMinMs: 0, removalMaxMs: 30 * MINUTE },
 };
 
-/**
- * The Job Search Trigger against what users build today (Schedule Trigger + search the last 24
- * hours + Remove Duplicates), over the same simulated days on both index shapes, at fixed poll
- * intervals. The trigger runs in real n8n-core against the reference server over loopback HTTP;
- * every figure is measured in this run.
- */
-export default async function triggerBench(): Promise<void> {
-	// n8n-core writes its config on first use: keep it out of the home folder, as the tests do.
-	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-job-search-bench-'));
-	process.env.N8N_USER_FOLDER ??= userFolder;
+function realRow(index: string, poller: string, every: number, polls: number, f: PollerFigures): string {
+	const perJob = f.rowsPaid / Math.max(1, f.delivered.length);
+	return `| ${index} | ${poller} | ${every} min | ${perJob.toFixed(2)} | ${(f.requests / polls).toFixed(1)} | ${pct(f.onFirstPoll / Math.max(1, f.delivered.length))} | ${f.worstDelayPolls * every} min | ${f.missed.length} | ${f.duplicates.length} |`;
+}
+
+async function realSection(): Promise<string[]> {
 	const realNow = Date.now;
 	let fakeNow = realNow();
 	const time: TimeControl = { set: (ms) => (fakeNow = ms) };
 	Date.now = () => fakeNow;
-	const rows: string[] = [];
-	const verdicts: string[] = [];
-	const row = (name: string, shape: string, every: number, polls: number, f: PollerFigures) => {
-		const perJob = f.rowsPaid / Math.max(1, f.delivered.length);
-		const first = f.onFirstPoll / Math.max(1, f.delivered.length);
-		rows.push(
-			`| ${name} | ${shape} | ${every} min | ${perJob.toFixed(2)} | ${(f.requests / polls).toFixed(1)} | ${(100 * first).toFixed(1)}% | ${f.worstDelayPolls * every} min | ${f.missed.length} | ${f.duplicates.length} |`,
-		);
-		return { perJob, first };
-	};
+	const restoreSleep = moveTimeOnSleep((ms) => (fakeNow += ms));
+	const lines = [
+		'| index | poller | poll every | rows per delivered job | requests per poll | on the first poll | worst delay | lost | twice |',
+		'| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+	];
 	try {
-		const started = realNow();
-		let jobs = 0;
-		for (const [shape, live] of Object.entries(SHAPES)) {
-			for (const every of [1, 5, 15, 60]) {
-				const day: DayResult = await runScriptedDay({
-					time,
-					seed: 5,
-					hours: 24 * DAYS,
-					pollEvery: [every, every],
-					parameters: VERIFIED_CLIENTS,
-					matches: isVerifiedClient,
-					live,
-					baseline: true,
-				});
+		for (const [shape, live] of Object.entries(REAL_SHAPES)) {
+			for (const every of INTERVALS) {
+				// Poll Times as the user sets them: the trigger derives its poll time and pace from them.
+				const parameters = { ...VERIFIED_CLIENTS, pollTimes: { item: [every === 60 ? { mode: 'everyHour' } : { mode: 'everyX', value: every, unit: 'minutes' }] } };
+				const day = await runScriptedDay({ time, seed: 5, hours: 24 * REAL_DAYS, pollEvery: [every, every], parameters, matches: isVerifiedClient, live, baseline: true });
 				await day.h.server.close();
-				jobs = Math.max(jobs, day.expected.length);
-				const { perJob, first } = row('Job Search Trigger', shape, every, day.polls, day.trigger);
-				row('Schedule + 24h search + Remove Duplicates', shape, every, day.polls, day.baseline!);
-				rows.push(`| floor: each job paid once | ${shape} | ${every} min | 1.00 | | | | | |`);
-				const t = day.trigger;
-				const met =
-					perJob <= GOALS[shape][every] &&
-					first >= FIRST_POLL_GOAL[shape] &&
-					t.worstDelayPolls * every <= 16 &&
-					t.duplicates.length === 0 &&
-					t.missed.length * 10_000 <= t.delivered.length;
-				verdicts.push(
-					`${shape} every ${every} min: ${met ? 'met' : 'NOT met'} (rows ≤ ${GOALS[shape][every]}, first poll ≥ ${100 * FIRST_POLL_GOAL[shape]}%, no job later than 16 min, 0 duplicates, ≤ 1 lost per 10,000)`,
-				);
+				lines.push(realRow(shape, 'Job Search Trigger', every, day.polls, day.trigger));
+				lines.push(realRow(shape, 'Schedule + 24h search + Remove Duplicates', every, day.polls, day.baseline!));
 			}
 		}
-		console.log(
-			`simulated ${DAYS} days per run, ~${jobs} new matching jobs, 40 postings an hour (80% match), 4% stragglers, 3% removed within 30 min (${((realNow() - started) / 1000).toFixed(0)} s)`,
-		);
-		console.log('| poller | index | poll every | rows per delivered job | requests per poll | delivered on first poll | worst delay | lost | duplicates |');
-		console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
-		for (const line of rows) console.log(line);
-		for (const verdict of verdicts) console.log(verdict);
 	} finally {
 		Date.now = realNow;
+		restoreSleep();
+	}
+	return lines;
+}
+
+/**
+ * The Job Search Trigger on every index shape, measured in this run: rows paid per delivered job,
+ * requests per poll, the most requests in any minute, jobs sent on the first poll that could,
+ * the worst delay, lost, twice and failed polls, beside "Schedule Trigger + last 24 hours +
+ * Remove Duplicates". First on the index models (every shape, the cycle's own code), then in real
+ * n8n-core against the reference server over loopback HTTP (its live shapes).
+ */
+export default async function triggerBench(): Promise<void> {
+	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-job-search-bench-'));
+	process.env.N8N_USER_FOLDER ??= userFolder;
+	try {
+		const started = Date.now();
+		const shapes = await shapesSection();
+		console.log(`On the index models: ${DAYS} simulated days a row, the trigger's defaults (Requests per Minute 5, n8n 2.8's poll time) (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+		for (const line of shapes.lines) console.log(line);
+		for (const v of shapes.verdicts) console.log(v);
+		const quoted = [
+			['batch, 150 an hour', MEASURED.batchRowsPerJob],
+			['out of order, 150 an hour', MEASURED.outOfOrderRowsPerJob],
+		] as const;
+		for (const [name, said] of quoted) {
+			const measured = shapes.worstRows[name];
+			console.log(`the node's notice says ${said.toFixed(2)} rows per job for "${name}"; measured ${measured.toFixed(2)}: ${Math.abs(measured - said) <= 0.05 ? 'holds' : 'UPDATE nodes/JobSearch/trigger/measured.ts'}`);
+		}
+		const realStarted = Date.now();
+		const real = await realSection();
+		console.log(`\nIn real n8n-core against the reference server: ${REAL_DAYS} simulated day a row, 40 postings an hour (80% match), 4% stragglers, 3% removed within 30 min (${((Date.now() - realStarted) / 1000).toFixed(0)} s)`);
+		for (const line of real) console.log(line);
+	} finally {
 		rmSync(userFolder, { recursive: true, force: true });
 	}
 }
+
+

@@ -65,7 +65,7 @@ export async function runCase(c: ShapeCase, everyMinutes: number, days: number, 
 	const settings = defaultSettings({ intervalMs: everyMinutes * MINUTE, pollTimeMs: pollTimeFor(everyMinutes), ...over });
 	const workflows = c.workflows ?? 1;
 	const key = workflows > 1 ? new SharedKey(10) : undefined;
-	const bursts = c.shape.bursts ? [{ atMs: fromMs + 7 * HOUR, count: 3000, spreadMs: 2 * MINUTE }, { atMs: fromMs + 31 * HOUR, count: 3000, spreadMs: 2 * MINUTE }] : undefined;
+	const bursts = c.shape.bursts ? [0.25, 0.75].map((share) => ({ atMs: fromMs + Math.round(share * (toMs - fromMs)), count: 3000, spreadMs: 2 * MINUTE })) : undefined;
 	const triggers = Array.from({ length: workflows }, (_, w) => ({
 		jobs: generateIndex({ ...c.shape, ...(bursts ? { bursts } : {}), seed: seed + w * 1009, fromMs, toMs }),
 		behaviour: { ...c.behaviour, seed: seed + w, ...(key ? { key } : {}) },

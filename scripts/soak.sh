@@ -4,4 +4,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PROPERTY_SOAK="${FACTOR:-50}"
-npx jest test/trigger/cycle.test.ts test/filters/property.test.ts test/filters/bounds.test.ts test/server/jobs.test.ts "$@"
+npx jest test/trigger/properties.test.ts test/filters/property.test.ts test/filters/bounds.test.ts test/server/jobs.test.ts "$@"

@@ -69,6 +69,8 @@ export interface IndexBehaviour {
 	share500?: number;
 	/** The wait a random 429 asks for. */
 	retryAfterMs?: number;
+	/** The random 429s and 500s start at this moment (n8n's clock). */
+	faultsFromMs?: number;
 	seed?: number;
 }
 
@@ -108,12 +110,20 @@ function firstAtOrAfter(entries: Entry[], ms: number): number {
  */
 export function arrayIndex(jobs: IndexedJob[], clock: { ms: number }, behaviour: IndexBehaviour = {}) {
 	const requests: (PageRequest & { atMs: number })[] = [];
-	const entries: Entry[] = [];
-	for (const job of jobs) {
-		entries.push({ job, createdMs: job.createdMs });
-		if (job.repost) entries.push({ job, createdMs: job.repost.createdMs });
-	}
-	entries.sort((a, b) => a.createdMs - b.createdMs);
+	// Every place a job can stand, by createdAt; rebuilt when a test adds jobs (a job's own fields,
+	// such as when it is removed, are read at each request).
+	let entries: Entry[] = [];
+	let indexed = -1;
+	const reindex = () => {
+		if (indexed === jobs.length) return;
+		entries = [];
+		for (const job of jobs) {
+			entries.push({ job, createdMs: job.createdMs });
+			if (job.repost) entries.push({ job, createdMs: job.repost.createdMs });
+		}
+		entries.sort((a, b) => a.createdMs - b.createdMs);
+		indexed = jobs.length;
+	};
 	const random = seededRandom(behaviour.seed ?? 1);
 	let rows = 0;
 	let failures = 0;
@@ -121,14 +131,16 @@ export function arrayIndex(jobs: IndexedJob[], clock: { ms: number }, behaviour:
 		requests.push({ ...request, atMs: clock.ms });
 		const wait = behaviour.key?.admit(clock.ms) ?? 0;
 		if (wait > 0) throw new ModelFailure('429 rate limited', { kind: 'rate-limited', retryAfterMs: wait });
-		if (behaviour.share429 && random() < behaviour.share429) {
+		const faulty = clock.ms >= (behaviour.faultsFromMs ?? -Infinity);
+		if (faulty && behaviour.share429 && random() < behaviour.share429) {
 			failures++;
 			throw new ModelFailure('429 rate limited (shared key)', { kind: 'rate-limited', retryAfterMs: behaviour.retryAfterMs ?? 20_000 });
 		}
-		if (behaviour.share500 && random() < behaviour.share500) {
+		if (faulty && behaviour.share500 && random() < behaviour.share500) {
 			failures++;
 			throw new ModelFailure('500 internal fault', { kind: 'passing' });
 		}
+		reindex();
 		const indexMs = clock.ms - (behaviour.skewMs ?? 0);
 		const from = Number.isFinite(request.fromMs) ? firstAtOrAfter(entries, request.fromMs) : 0;
 		const matches: Entry[] = [];

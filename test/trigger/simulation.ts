@@ -7,7 +7,7 @@ import {
 	DEFAULT_REQUESTS_PER_MINUTE,
 	DEFAULT_ROWS_PER_REQUEST,
 } from '../../nodes/JobSearch/trigger/tunables';
-import { MINUTE, arrayIndex, classifyModelFailure, shownAt, type IndexBehaviour, type IndexedJob } from './indexModel';
+import { MINUTE, arrayIndex, classifyModelFailure, shownAt, standingAt, type IndexBehaviour, type IndexedJob } from './indexModel';
 
 /**
  * The trigger's poll rules (runCycle and the failure policy, the same code the node runs) polled
@@ -216,4 +216,43 @@ function figuresOf(run: Running, fromMs: number, toMs: number): SimFigures {
 		interruptedPolls: run.interruptedPolls,
 		...(run.state ? { finalState: run.state } : {}),
 	};
+}
+
+/**
+ * What users build today, on the same index and at the same poll times: a Schedule Trigger, a
+ * search of the last 24 hours (the service's maximum of 10,000 rows) and Remove Duplicates across
+ * executions. Each poll pays for every row of the day; its first execution only learns.
+ */
+export function baselineFigures(jobs: IndexedJob[], fromMs: number, toMs: number, everyMinutes: number, skewMs = 0): SimFigures {
+	const dayMs = 24 * 60 * MINUTE;
+	const pollTimes: number[] = [];
+	for (let t = fromMs; t <= toMs; t += everyMinutes * MINUTE) pollTimes.push(t);
+	const byCreated = [...jobs].sort((a, b) => a.createdMs - b.createdMs);
+	const seenBefore = new Set<string>();
+	const deliveredAt = new Map<string, number>();
+	let rows = 0;
+	pollTimes.forEach((pollMs, index) => {
+		const indexMs = pollMs - skewMs;
+		let matches = 0;
+		for (const job of byCreated) {
+			const at = standingAt(job, indexMs);
+			if (at === undefined || at < indexMs - dayMs) continue;
+			matches++;
+			if (seenBefore.has(job.uid)) continue;
+			seenBefore.add(job.uid);
+			if (index > 0) deliveredAt.set(job.uid, pollMs);
+		}
+		rows += Math.min(10_000, matches);
+	});
+	const run: Running = {
+		spec: { jobs, settings: defaultSettings({ lateWindowMs: 60 * MINUTE }), everyMinutes, behaviour: { skewMs } },
+		index: { ...arrayIndex([], { ms: 0 }), rows: () => rows, requests: pollTimes.map((atMs) => ({ fromMs: atMs - dayMs, limit: 10_000, atMs })) },
+		pollTimes,
+		deliveredAt,
+		duplicates: [],
+		maxRequestsPerPoll: 1,
+		failedPolls: 0,
+		interruptedPolls: 0,
+	};
+	return figuresOf(run, fromMs, toMs);
 }

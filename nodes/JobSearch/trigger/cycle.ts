@@ -28,7 +28,6 @@ import {
 	POLL_TIME_SHARE,
 	RATE_WINDOW_MS,
 	REPOST_MEMORY_MS,
-	RESERVED_REQUESTS,
 	SWEEP_SHARE,
 } from './tunables';
 
@@ -303,7 +302,7 @@ class PollRun {
 		if (headRead) return undefined;
 		const passing = failure && failure.kind.kind !== 'lasting';
 		const paused = !failure && this.reader.requests === 0 && this.budget.pausedUntilMs() > this.startMs;
-		if (passing || (paused && before)) return before ?? { sinceMs: this.startMs };
+		if (passing || (paused && before)) return before ? { ...before, polls: before.polls + 1 } : { sinceMs: this.startMs, polls: 1 };
 		return before;
 	}
 
@@ -403,7 +402,9 @@ async function firstCycle(previous: TriggerState, settings: CycleSettings, deps:
 	const newestMs = run.known.newestRead();
 	const pending: PendingRead[] = [];
 	if (!read.complete && read.unread?.toMs !== undefined) {
-		pending.push({ fromMs: windowFromMs, toMs: read.unread.toMs, ...(Number.isFinite(learnBeforeMs) ? { learnBeforeMs } : { learnBeforeMs: startMs }) });
+		// What is left of the activation read is learned like the rest of it (all of it, unless the
+		// activation came late and jobs posted since the first attempt are to be sent).
+		pending.push({ fromMs: windowFromMs, toMs: read.unread.toMs, learnBeforeMs: Math.min(learnBeforeMs, read.unread.toMs + 1) });
 	}
 	const watch: Watch = {
 		headMs: Math.max(windowFromMs - 1, newestMs),
@@ -446,13 +447,13 @@ export async function runCycle(previous: TriggerState | undefined, settings: Cyc
 	while (watch.pending.length > 0) {
 		const part = watch.pending[0];
 		const read = await reader.within(settings.maxJobsPerPoll - reader.rows, async () => await reader.readRange(part, known.activeAt));
-		known.absorb(part.final ? Infinity : -Infinity, part.learnBeforeMs);
+		known.absorb(part.finalToMs !== undefined ? Infinity : -Infinity, part.learnBeforeMs);
 		if (!read.complete) {
 			if (read.unread?.toMs !== undefined) watch.pending[0] = { ...part, toMs: read.unread.toMs };
 			return stop(false);
 		}
 		watch.pending.shift();
-		if (part.final) settleRead(watch, part);
+		if (part.finalToMs !== undefined) settleRead(watch, { fromMs: part.fromMs, toMs: part.finalToMs });
 	}
 
 	// The head: every job created after the newest one read so far.
@@ -478,7 +479,9 @@ export async function runCycle(previous: TriggerState | undefined, settings: Cyc
 	let passDone = false;
 
 	const wholePass = (watch.pass as Pass | undefined)?.finalUpToMs;
-	const target = Math.min(indexMs - settings.lateWindowMs, headBeforeMs);
+	// Everything created up to finalDueMs is past the Late Window; the final looks go no further than the head.
+	const finalDueMs = indexMs - settings.lateWindowMs;
+	const target = Math.min(finalDueMs, headBeforeMs);
 	if (ties && watch.pending.length === 0 && target - watch.floorMs >= TIES_FINAL_EVERY_MS) {
 		// Where the index makes ties, what the Late Window has passed is read whole once, from the
 		// floor: a job posted late in the very millisecond of a known one is in no open stretch,
@@ -487,13 +490,14 @@ export async function runCycle(previous: TriggerState | undefined, settings: Cyc
 		const read = await reader.readRange(part, known.activeAt);
 		known.absorb(headBeforeMs);
 		if (read.complete) settleRead(watch, part);
-		else if (read.unread?.toMs !== undefined) watch.pending.push({ ...part, toMs: read.unread.toMs, final: true });
+		else if (read.unread?.toMs !== undefined) watch.pending.push({ ...part, toMs: read.unread.toMs, finalToMs: part.toMs });
 		passDone = read.complete && part.toMs >= target;
 	} else if (!ties && (wholePass === undefined || wholePass === -Infinity) && target > watch.finalMs) {
 		// Without a whole pass the final looks keep up by themselves: stretch by stretch while the
 		// bucket has requests, the whole part once it has waited too long.
 		const range = { fromMs: watch.finalMs + 1, toMs: target };
-		const spare = Math.max(0, run.budget.available() - RESERVED_REQUESTS);
+		// All the bucket holds: it refills before the next poll's head read.
+		const spare = run.budget.available();
 		const stretches = known.openStretches(range);
 		const done = await run.askStretches(range, headBeforeMs, {
 			limit: spare,
@@ -502,12 +506,12 @@ export async function runCycle(previous: TriggerState | undefined, settings: Cyc
 			},
 		});
 		if (done) watch.finalMs = target;
-		else if (!reader.interruptedBy && target - watch.finalMs >= FINAL_LAG_MAX_MS && stretches.length > spare) {
+		else if (!reader.interruptedBy && finalDueMs - watch.finalMs >= FINAL_LAG_MAX_MS && stretches.length > spare) {
 			const part = finalReadPart(known, { fromMs: watch.finalMs + 1, toMs: target }, 2 * settings.maxJobsPerPoll - reader.rows);
 			const read = await reader.readRange(part, known.activeAt);
 			known.absorb(headBeforeMs);
 			if (read.complete) settleRead(watch, part);
-			else if (read.unread?.toMs !== undefined) watch.pending.push({ ...part, toMs: read.unread.toMs, final: true });
+			else if (read.unread?.toMs !== undefined) watch.pending.push({ ...part, toMs: read.unread.toMs, finalToMs: part.toMs });
 		}
 		passDone = watch.finalMs >= target;
 	}
@@ -544,7 +548,7 @@ export async function runCycle(previous: TriggerState | undefined, settings: Cyc
 	// them, and jobs posted in the very millisecond of known ones, long before the final look.
 	const checkTo = Math.min(headBeforeMs, indexMs - YOUNG_CHECK_AGE_MS);
 	const checkFrom = Math.max(watch.checkedMs, watch.finalMs) + 1;
-	if (!watch.wholePasses && checkTo - checkFrom >= YOUNG_CHECK_STEP_MS && run.budget.available() > RESERVED_REQUESTS) {
+	if (!watch.wholePasses && checkTo - checkFrom >= YOUNG_CHECK_STEP_MS && run.budget.available() > 0) {
 		// Done or not, the part had its count: the final look finds what this one did not, and a
 		// count that ran out of requests is not paid for again on every poll.
 		watch.checkedMs = checkTo;

@@ -28,6 +28,8 @@ export interface RequestLedger {
 
 export interface RequestSettings {
 	requestsPerMinute: number;
+	/** The shortest time between two polls: a poll may spend what the minutes since the last one earned. */
+	intervalMs?: number;
 }
 
 /** A new trigger starts with a few requests in hand, not an hour's worth: activation is no burst. */
@@ -41,7 +43,8 @@ export function windowCap(settings: RequestSettings): number {
 }
 
 function capacity(settings: RequestSettings): number {
-	return Math.max(windowCap(settings), settings.requestsPerMinute * BUCKET_MINUTES);
+	const minutes = Math.max(BUCKET_MINUTES, (settings.intervalMs ?? 0) / MINUTE_MS);
+	return Math.max(windowCap(settings), settings.requestsPerMinute * minutes);
 }
 
 /**

@@ -23,8 +23,11 @@ export interface Pass {
 export interface PendingRead extends Range {
 	/** Part of the activation read: its jobs created before this moment are learned, not sent. */
 	learnBeforeMs?: number;
-	/** A final look that reads its part whole: the final looks stand at its end once it is read. */
-	final?: boolean;
+	/**
+	 * A final look that reads its part whole, up to `finalToMs` (what is above `toMs` was read
+	 * already): the final looks stand at `finalToMs` once this part is read.
+	 */
+	finalToMs?: number;
 }
 
 /** What the trigger knows of the index, once activation has read the Late Window. */
@@ -59,6 +62,8 @@ export interface Watch {
 /** A run of transient failures (rate limits, service faults) that has not ended yet. */
 export interface Trouble {
 	sinceMs: number;
+	/** Polls in a row that could not read the head. */
+	polls: number;
 	/** When the trigger last failed an execution for it: at most once per trouble period. */
 	reportedMs?: number;
 }
@@ -85,15 +90,16 @@ interface StoredState {
 	lastPoll: string;
 	activated: string;
 	requests: { tokens: number; at: string; share: number; sent: string[]; pausedUntil: string };
-	trouble?: { since: string; reported?: string };
+	trouble?: { since: string; polls: number; reported?: string };
 	watch?: {
 		head: string;
 		final: string;
 		floor: string;
 		seen: Record<string, number>;
 		gone?: string[];
-		pending?: { from: string; to: string; learnBefore?: string; final?: boolean }[];
-		pass?: { started: string; from: string; cursor: string; to: string; finalUpTo: string };
+		pending?: { from: string; to: string; learnBefore?: string; finalTo?: string }[];
+		/** No `finalUpTo`: a pass of the newest stretches, which gives no final look. */
+		pass?: { started: string; from: string; cursor: string; to: string; finalUpTo?: string };
 		passStarted: string;
 		wholePasses: boolean;
 		checked: string;
@@ -136,9 +142,19 @@ function readWatch(stored: NonNullable<StoredState['watch']>): Watch {
 		pending: (Array.isArray(stored.pending) ? stored.pending : []).map((r) => ({
 			...range(r),
 			...(r.learnBefore !== undefined ? { learnBeforeMs: time(r.learnBefore) } : {}),
-			...(r.final === true ? { final: true } : {}),
+			...(r.finalTo !== undefined ? { finalToMs: time(r.finalTo) } : {}),
 		})),
-		...(p ? { pass: { startedMs: time(p.started), fromMs: time(p.from), cursorMs: time(p.cursor), toMs: time(p.to), finalUpToMs: time(p.finalUpTo) } } : {}),
+		...(p
+			? {
+					pass: {
+						startedMs: time(p.started),
+						fromMs: time(p.from),
+						cursorMs: time(p.cursor),
+						toMs: time(p.to),
+						finalUpToMs: p.finalUpTo === undefined ? -Infinity : time(p.finalUpTo),
+					},
+				}
+			: {}),
 		passStartedMs: time(stored.passStarted),
 		wholePasses: stored.wholePasses === true,
 		checkedMs: time(stored.checked),
@@ -168,7 +184,11 @@ export function readState(staticData: IDataObject): TriggerState | undefined {
 			},
 		};
 		if (stored.trouble) {
-			state.trouble = { sinceMs: time(stored.trouble.since), ...(stored.trouble.reported ? { reportedMs: time(stored.trouble.reported) } : {}) };
+			state.trouble = {
+				sinceMs: time(stored.trouble.since),
+				polls: finite(stored.trouble.polls, 0),
+				...(stored.trouble.reported ? { reportedMs: time(stored.trouble.reported) } : {}),
+			};
 		}
 		if (stored.watch) state.watch = readWatch(stored.watch);
 		return state;
@@ -195,12 +215,13 @@ function storeWatch(watch: Watch): NonNullable<StoredState['watch']> {
 			from: iso(r.fromMs),
 			to: iso(r.toMs),
 			...(r.learnBeforeMs !== undefined ? { learnBefore: iso(r.learnBeforeMs) } : {}),
-			...(r.final ? { final: true } : {}),
+			...(r.finalToMs !== undefined ? { finalTo: iso(r.finalToMs) } : {}),
 		}));
 	}
 	if (watch.pass) {
 		const { startedMs, fromMs, cursorMs, toMs, finalUpToMs } = watch.pass;
-		stored.pass = { started: iso(startedMs), from: iso(fromMs), cursor: iso(cursorMs), to: iso(toMs), finalUpTo: iso(finalUpToMs) };
+		stored.pass = { started: iso(startedMs), from: iso(fromMs), cursor: iso(cursorMs), to: iso(toMs) };
+		if (Number.isFinite(finalUpToMs)) stored.pass.finalUpTo = iso(finalUpToMs);
 	}
 	return stored;
 }
@@ -218,7 +239,11 @@ export function writeState(staticData: IDataObject, state: TriggerState, keep: r
 		requests: { tokens: r.tokens, at: iso(r.atMs), share: r.share, sent: r.sentMs.map(iso), pausedUntil: iso(r.pausedUntilMs) },
 	};
 	if (state.trouble) {
-		stored.trouble = { since: iso(state.trouble.sinceMs), ...(state.trouble.reportedMs !== undefined ? { reported: iso(state.trouble.reportedMs) } : {}) };
+		stored.trouble = {
+			since: iso(state.trouble.sinceMs),
+			polls: state.trouble.polls,
+			...(state.trouble.reportedMs !== undefined ? { reported: iso(state.trouble.reportedMs) } : {}),
+		};
 	}
 	if (state.watch) stored.watch = storeWatch(state.watch);
 	for (const key of Object.keys(staticData)) if (!keep.includes(key)) delete staticData[key];

@@ -41,9 +41,9 @@ export const WINDOW_REQUEST_CAP = SERVICE_PLANS.free.requestsPerMinute;
 export const RATE_WINDOW_MS = MINUTE_MS;
 
 /**
- * The bucket holds this many minutes of requests: a poll every 15 minutes may spend what the
- * minutes since the last one allowed, paced by the rate window; more would let a long pause
- * end in a burst.
+ * The bucket holds this many minutes of requests, or the minutes between two polls if more: a
+ * poll may spend what the minutes since the last one earned (paced by the rate window), and a long
+ * pause does not end in a burst.
  */
 export const BUCKET_MINUTES = 15;
 
@@ -68,6 +68,12 @@ export const MAX_FAULT_PAUSE_MS = 5 * MINUTE_MS;
  * shared key is ridden out quietly, a real one is reported (and then at most once per period).
  */
 export const TROUBLE_REPORT_AFTER_MS = 15 * MINUTE_MS;
+
+/**
+ * ...and over this many polls in a row: two unlucky polls an hour apart on a busy shared key are
+ * not an outage.
+ */
+export const TROUBLE_REPORT_AFTER_POLLS = 3;
 
 /**
  * Before the index has shown a fresh job, its clock is taken to be this far behind n8n's: a Late
@@ -101,8 +107,6 @@ export const MIN_PASS_EVERY_MS = 4 * MINUTE_MS;
  */
 export const SWEEP_SHARE = 0.9;
 
-/** Requests a poll leaves in the bucket after its own looks, so the next polls' head reads never wait. */
-export const RESERVED_REQUESTS = 2;
 
 /**
  * Where requests are scarce, a final look asks its stretches one by one while the poll has the

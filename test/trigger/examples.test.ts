@@ -1,0 +1,367 @@
+import { LEARN_MAX_ROWS, MAX_SEEN_UIDS, TROUBLE_REPORT_AFTER_MS, YOUNG_CHECK_AGE_MS } from '../../nodes/JobSearch/trigger/tunables';
+import { T0, busiestMinute, drive, uidsOf } from './drive';
+import { HOUR, MINUTE, SharedKey, generateIndex, type IndexedJob } from './indexModel';
+
+// The poll cycle on its own, against index models kept in arrays, one behaviour per test. The same
+// rules run inside n8n-core against the reference server in lifecycle.test.ts and poll.test.ts.
+
+const job = (uid: number, createdMs: number, visibleMs: number, more: Partial<IndexedJob> = {}): IndexedJob => ({ uid: String(uid), createdMs, visibleMs, ...more });
+
+describe('activation', () => {
+	it('sends nothing on the first poll and learns the Late Window, whatever Max Jobs per Poll says', async () => {
+		const jobs = [job(1, T0 - 5 * MINUTE, T0 - MINUTE), job(2, T0 - 50 * MINUTE, T0 - 40 * MINUTE), job(3, T0 - 200 * MINUTE, T0 - 190 * MINUTE)];
+		const d = drive(jobs, { settings: { maxJobsPerPoll: 1, rowsPerRequest: 1 } });
+		const first = await d.poll();
+		expect(first.emit).toEqual([]);
+		expect([...d.state!.watch!.seen.keys()].sort()).toEqual(['1', '2']);
+		expect(d.state!.watch!.headMs).toBe(T0 - 5 * MINUTE);
+		// One row a request: the second page starts again at the first one's (inclusive) boundary.
+		expect(first.reader.rows).toBe(3);
+	});
+
+	it('sends the jobs of the last hours on the first poll when asked to, newest first, and learns the rest', async () => {
+		const jobs = [1, 2, 3, 4].map((n) => job(n, T0 - n * 30 * MINUTE, T0 - 1));
+		const d = drive(jobs, { settings: { firstPollLookbackMs: 100 * MINUTE, lateWindowMs: 150 * MINUTE } });
+		const first = await d.poll();
+		expect(uidsOf(first.emit)).toEqual(['1', '2', '3']);
+		expect(d.state!.watch!.seen.has('4')).toBe(true);
+	});
+
+	it('reads a Late Window busier than one request in several, paying for each job once, sending none', async () => {
+		const jobs = Array.from({ length: 1200 }, (_, i) => job(10_000 + i, T0 - 50 * MINUTE + i * 2_000, T0 - 1));
+		const d = drive(jobs, { settings: { rowsPerRequest: 500 } });
+		const first = await d.poll();
+		expect(first.emit).toEqual([]);
+		expect(first.reader.rows).toBeLessThanOrEqual(1202);
+		expect(d.state!.watch!.seen.size).toBe(1200);
+		expect(LEARN_MAX_ROWS).toBeGreaterThanOrEqual(1200);
+	});
+
+	it('sends a job posted just before activation and shown just after, even with one row per poll', async () => {
+		const jobs = [job(1000, T0 - MINUTE, T0 + MINUTE), job(1001, T0, T0)];
+		const d = drive(jobs, { settings: { rowsPerRequest: 1, maxJobsPerPoll: 1 } });
+		await d.poll();
+		await d.pollUntil(T0 + 4 * HOUR, 7);
+		expect(d.sent).toEqual(['1000']);
+	});
+});
+
+describe('each poll', () => {
+	it('costs no row when nothing is new', async () => {
+		const d = drive([job(10, T0 - 2 * MINUTE, T0 - MINUTE)]);
+		await d.poll();
+		const second = await d.poll(T0 + MINUTE);
+		expect(second.reader.rows).toBe(0);
+		expect(d.index.requests[1]).toMatchObject({ fromMs: T0 - 2 * MINUTE + 1, toMs: undefined });
+	});
+
+	it('reads only the jobs newer than the newest it has read, and pays once for each', async () => {
+		const jobs = [job(10, T0 - 2 * MINUTE, T0 - MINUTE)];
+		const d = drive(jobs);
+		await d.poll();
+		jobs.push(job(11, T0 + MINUTE, T0 + 4 * MINUTE), job(12, T0 + 2 * MINUTE, T0 + 4 * MINUTE));
+		const second = await d.poll(T0 + 5 * MINUTE);
+		expect(uidsOf(second.emit)).toEqual(['12', '11']);
+		expect(second.reader.rows).toBe(2);
+	});
+
+	it('pages back through jobs that share the boundary millisecond without skipping or repeating one', async () => {
+		const same = T0 + MINUTE;
+		const jobs = Array.from({ length: 23 }, (_, i) => job(100 + i, i < 15 ? same : same - i, T0 + 2 * MINUTE));
+		const paged = drive(jobs, { settings: { rowsPerRequest: 4 } });
+		await paged.poll(T0 - MINUTE);
+		const out = await paged.poll(T0 + 3 * MINUTE);
+		expect(new Set(uidsOf(out.emit)).size).toBe(23);
+		expect(out.emit).toHaveLength(23);
+	});
+
+	it('pages through jobs sharing a millisecond that come back in another order on every request', async () => {
+		const same = T0 + MINUTE;
+		const jobs = Array.from({ length: 30 }, (_, i) => job(200 + i, i < 12 ? same : same - i * 1000, T0 + 2 * MINUTE));
+		const d = drive(jobs, { settings: { rowsPerRequest: 5 }, behaviour: { unstableTies: true, seed: 9 } });
+		await d.poll(T0 - MINUTE);
+		await d.pollUntil(T0 + 3 * HOUR);
+		expect(d.sent.sort()).toEqual(jobs.map((j) => j.uid).sort());
+	});
+
+	it('does not take a rounded total for the end of a read: 1,999 new jobs reported as 1,000 are all read', async () => {
+		const jobs = Array.from({ length: 1999 }, (_, i) => job(5_000 + i, T0 + i * 100, T0 + 5 * MINUTE));
+		const d = drive(jobs, { settings: { rowsPerRequest: 1000 }, behaviour: { roundTotals: true } });
+		await d.poll();
+		const out = await d.poll(T0 + 6 * MINUTE);
+		expect(out.emit).toHaveLength(1999);
+	});
+
+	it('keeps what a poll could not read within Max Jobs per Poll and reads it on the next, skipping none', async () => {
+		const jobs = Array.from({ length: 25 }, (_, i) => job(300 + i, T0 + i * 1000, T0 + 30_000));
+		const next = drive(jobs, { settings: { maxJobsPerPoll: 10, rowsPerRequest: 4 } });
+		await next.poll(T0 - MINUTE);
+		const second = await next.poll(T0 + MINUTE);
+		expect(second.emit.length).toBeLessThan(25);
+		expect(next.state!.watch!.pending).toHaveLength(1);
+		await next.pollUntil(T0 + 10 * MINUTE);
+		expect(next.sent.sort()).toEqual(jobs.map((j) => j.uid).sort());
+		// Each page starts again at the last one's (inclusive) boundary: one job paid twice a page.
+		expect(next.index.rows()).toBeLessThanOrEqual(25 + Math.ceil(25 / 3));
+	});
+
+	it('reads a bulk import of 3,000 jobs over several polls without buying any job more than twice', async () => {
+		const burst = Array.from({ length: 3000 }, (_, i) => job(40_000 + i, T0 + 10 * MINUTE + Math.floor((i * 2 * MINUTE) / 3000), T0 + 11 * MINUTE + ((i * 7919) % 15) * MINUTE));
+		const d = drive(burst, { behaviour: { roundTotals: true }, settings: { intervalMs: 15 * MINUTE, pollTimeMs: 12 * MINUTE, maxJobsPerPoll: 1000 } });
+		await d.poll();
+		await d.pollUntil(T0 + 6 * HOUR, 15);
+		expect(new Set(d.sent).size).toBe(3000);
+		expect(d.sent).toHaveLength(3000);
+		expect(d.index.rows()).toBeLessThanOrEqual(2 * 3000);
+	});
+
+	it('stops at the end of the poll\'s time and carries on from where it stopped', async () => {
+		const jobs = Array.from({ length: 12 }, (_, i) => job(400 + i, T0 + i * 1000, T0 + 20_000));
+		const d = drive(jobs, { settings: { rowsPerRequest: 4, pollTimeMs: 15_000 } });
+		await d.poll(T0 - MINUTE);
+		const second = await d.poll(T0 + MINUTE);
+		// One request every six seconds: two within 80% of a 15-second poll.
+		expect(second.reader.requests).toBe(2);
+		expect(uidsOf(second.emit)).toEqual(['411', '410', '409', '408', '407', '406', '405', '404']);
+		await d.pollUntil(T0 + 5 * MINUTE);
+		expect(d.sent.sort()).toEqual(jobs.map((j) => j.uid).sort());
+	});
+});
+
+describe('jobs the index shows late', () => {
+	it('finds a job shown late among many it has read, paying for that job only', async () => {
+		const jobs = Array.from({ length: 40 }, (_, i) => job(500 + i, T0 - 55 * MINUTE + i * MINUTE, T0 - MINUTE));
+		const d = drive(jobs);
+		await d.poll();
+		jobs.push(job(999, T0 - 30 * MINUTE - 1, T0 + 2 * MINUTE));
+		const before = d.index.rows();
+		await d.pollUntil(T0 + 16 * MINUTE);
+		expect(d.sent).toEqual(['999']);
+		expect(d.index.rows() - before).toBe(1);
+	});
+
+	it('finds a job shown late although another job of the same stretch of time was removed meanwhile', async () => {
+		const jobs = Array.from({ length: 10 }, (_, i) => job(100 + i, T0 - 40 * MINUTE + i * 3 * MINUTE, T0 - MINUTE));
+		const d = drive(jobs);
+		await d.poll();
+		jobs[4].goneMs = T0 + 2 * MINUTE;
+		jobs.push(job(999, T0 - 26 * MINUTE, T0 + 2 * MINUTE));
+		await d.pollUntil(T0 + 16 * MINUTE);
+		expect(d.sent).toEqual(['999']);
+	});
+
+	it('asks the newest stretches first in a pass', async () => {
+		const jobs = Array.from({ length: 30 }, (_, i) => job(600 + i, T0 - 50 * MINUTE + i * MINUTE, T0 - 1));
+		const d = drive(jobs);
+		await d.poll();
+		const before = d.index.requests.length;
+		await d.poll(T0 + 12 * MINUTE);
+		// The stretches between the thirty jobs (the final look of the older part aside).
+		const stretches = d.index.requests.slice(before).filter((r) => r.toMs !== undefined && r.fromMs > T0 - 51 * MINUTE);
+		expect(stretches.length).toBeGreaterThan(1);
+		expect(stretches[0].fromMs).toBeGreaterThan(stretches[stretches.length - 1].fromMs);
+	});
+
+	it('neither stalls nor sends a job again when the index removes it and shows it again', async () => {
+		const jobs = Array.from({ length: 12 }, (_, i) => job(700 + i, T0 - 30 * MINUTE + i * MINUTE, T0 - MINUTE));
+		const d = drive(jobs);
+		await d.poll();
+		jobs[3].goneMs = T0 + MINUTE;
+		await d.pollUntil(T0 + 40 * MINUTE, 20);
+		jobs[3].goneMs = undefined;
+		jobs[3].visibleMs = d.clock.ms + MINUTE;
+		await d.pollUntil(T0 + 3 * HOUR, 20);
+		expect(d.sent).toEqual([]);
+		expect(d.state!.watch!.pending).toEqual([]);
+	});
+
+	it('never stalls with one row per poll', async () => {
+		const jobs: IndexedJob[] = [];
+		const d = drive(jobs, { settings: { maxJobsPerPoll: 1, rowsPerRequest: 1 } });
+		await d.poll();
+		for (let i = 0; i < 6; i++) jobs.push(job(800 + i, T0 + i * 1000, T0 + 10 * MINUTE));
+		await d.pollUntil(T0 + 8 * HOUR, 16);
+		expect(d.sent.sort()).toEqual(jobs.map((j) => j.uid).sort());
+	});
+
+	it('takes the index\'s clock from the jobs it reads, so a host clock running ahead does not end a Late Window early', async () => {
+		// n8n's clock runs 25 minutes ahead: on n8n's clock the job below shows 56 minutes after it
+		// was posted, yet on the index's it shows 31 minutes late, inside the Late Window.
+		const skewMs = 25 * MINUTE;
+		const jobs = Array.from({ length: 20 }, (_, i) => job(900 + i, T0 - 60 * MINUTE + i * 3 * MINUTE, T0 - 2 * MINUTE));
+		const d = drive(jobs, { behaviour: { skewMs }, startMs: T0 + skewMs, settings: { intervalMs: 5 * MINUTE, pollTimeMs: 4 * MINUTE } });
+		await d.poll();
+		jobs.push(job(950, T0 + 3 * MINUTE, T0 + 34 * MINUTE));
+		for (let t = 5; t <= 120; t += 5) jobs.push(job(1000 + t, T0 + t * MINUTE, T0 + (t + 1) * MINUTE));
+		await d.pollUntil(T0 + skewMs + 3 * HOUR, 5);
+		expect(d.sent).toContain('950');
+	});
+});
+
+describe('jobs posted again and jobs in one millisecond', () => {
+	it('does not send a job again when it is posted again under its uid with a new createdAt', async () => {
+		const jobs = [job(1, T0 + 2 * MINUTE, T0 + 3 * MINUTE, { repost: { createdMs: T0 + 40 * MINUTE, atMs: T0 + 45 * MINUTE } })];
+		const d = drive(jobs);
+		await d.poll();
+		await d.pollUntil(T0 + 4 * HOUR);
+		expect(d.sent).toEqual(['1']);
+		expect(d.state!.watch!.seen.get('1')).toBe(T0 + 40 * MINUTE);
+	});
+
+	it('remembers a reposted uid from its latest createdAt, after its first one is settled', async () => {
+		const jobs = [job(1, T0 + 2 * MINUTE, T0 + 3 * MINUTE, { repost: { createdMs: T0 + 100 * MINUTE, atMs: T0 + 150 * MINUTE } })];
+		for (let t = 5; t <= 300; t += 5) jobs.push(job(100 + t, T0 + t * MINUTE, T0 + (t + 1) * MINUTE));
+		const d = drive(jobs);
+		await d.poll();
+		await d.pollUntil(T0 + 5 * HOUR);
+		expect(d.sent.filter((uid) => uid === '1')).toEqual(['1']);
+	});
+
+	it('finds a job posted late in the very millisecond of a known one within a pass, where the index makes ties', async () => {
+		const at = T0 + 5 * MINUTE;
+		const jobs = [job(1, at, T0 + 6 * MINUTE), job(2, at, T0 + 6 * MINUTE), job(3, T0 + 20 * MINUTE, T0 + 21 * MINUTE)];
+		const d = drive(jobs);
+		await d.poll();
+		await d.pollUntil(T0 + 25 * MINUTE);
+		jobs.push(job(4, at, T0 + 26 * MINUTE));
+		await d.pollUntil(T0 + 26 * MINUTE + 16 * MINUTE);
+		expect(d.sent).toContain('4');
+	});
+
+	it('finds a late tie although a job beside it was removed, once the index makes ties, by reading the part whole', async () => {
+		const at = T0 + 5 * MINUTE;
+		const jobs = [job(1, at, T0 + 6 * MINUTE), job(2, at, T0 + 6 * MINUTE), job(3, T0 + 7 * MINUTE, T0 + 8 * MINUTE)];
+		const d = drive(jobs);
+		await d.poll();
+		await d.pollUntil(T0 + 10 * MINUTE);
+		jobs[2].goneMs = T0 + 30 * MINUTE;
+		jobs.push(job(4, at, T0 + 30 * MINUTE));
+		await d.pollUntil(T0 + 3 * HOUR, 20);
+		expect(d.sent).toContain('4');
+	});
+
+	it('sends both of two jobs posted in the same millisecond when each poll may read one row', async () => {
+		const jobs = [job(1, T0 + 5 * MINUTE, T0 + 6 * MINUTE), job(2, T0 + 5 * MINUTE, T0 + 6 * MINUTE)];
+		const d = drive(jobs, { settings: { rowsPerRequest: 1, maxJobsPerPoll: 1 } });
+		await d.poll();
+		await d.pollUntil(T0 + 3 * HOUR, 7);
+		expect(d.sent.sort()).toEqual(['1', '2']);
+	});
+});
+
+describe('requests', () => {
+	it('never sends more than 10 requests in any 60 seconds, and no more than Requests per Minute on average', async () => {
+		const fromMs = T0;
+		const jobs = generateIndex({ shape: 'out-of-order', seed: 5, fromMs, toMs: fromMs + 6 * HOUR, perHour: 150, stragglerShare: 0.04, removalShare: 0.03, removalWithinMs: 30 * MINUTE });
+		for (const every of [1, 15]) {
+			const d = drive(jobs, { settings: { intervalMs: every * MINUTE, pollTimeMs: Math.min(12 * MINUTE, every * 48_000) } });
+			await d.poll();
+			await d.pollUntil(fromMs + 6 * HOUR, every);
+			const times = d.index.requests.map((r) => r.atMs);
+			expect(busiestMinute(times)).toBeLessThanOrEqual(10);
+			// The bucket starts with 10 requests and earns 5 a minute.
+			expect(times.length).toBeLessThanOrEqual(10 + Math.floor((5 * (d.clock.ms - fromMs)) / MINUTE));
+		}
+	});
+
+	it('waits out a 429 inside the poll when its Retry-After ends in time, and carries the wait to the next poll when it does not', async () => {
+		const jobs = Array.from({ length: 5 }, (_, i) => job(10 + i, T0 + i * MINUTE, T0 + 10 * MINUTE));
+		// A key that serves one request a minute (other workflows use the rest).
+		const key = new SharedKey(1);
+		const d = drive(jobs, { behaviour: { key }, settings: { pollTimeMs: 48_000, rowsPerRequest: 2 } });
+		await d.poll();
+		// 30 s later the key's minute has not passed: the 429 asks for ~30 s, which ends within this
+		// poll's 38 s: waited out, the head read comes through in the same poll.
+		const waited = await d.poll(T0 + 30_000);
+		expect(waited.failure).toBeUndefined();
+		expect(waited.budget.waitedMs).toBeGreaterThanOrEqual(29_000);
+		// At 11 minutes the head's first page takes the minute's request; its second page meets a
+		// 429 that ends after the poll's time: the poll ends there and sends what it read.
+		const out = await d.poll(T0 + 11 * MINUTE);
+		expect(uidsOf(out.emit)).toEqual(['14', '13']);
+		expect(out.failure?.kind.kind).toBe('rate-limited');
+		expect(d.state!.requests.pausedUntilMs).toBeGreaterThan(T0 + 11 * MINUTE + 38_000);
+		// The next poll, early, sends nothing until the pause it carried ends, and fails nothing.
+		const early = await d.poll(T0 + 11 * MINUTE + 1_000);
+		expect(early.reader.requests).toBe(0);
+		expect(early.failure).toBeUndefined();
+		await d.pollUntil(T0 + 20 * MINUTE);
+		expect(d.sent.sort()).toEqual(['10', '11', '12', '13', '14']);
+		expect(d.failed).toBe(0);
+	});
+
+	it('slows down by itself after 429s on a key that other workflows use', async () => {
+		const jobs = generateIndex({ shape: 'batch', seed: 5, fromMs: T0, toMs: T0 + 3 * HOUR, perHour: 40, stragglerShare: 0.04, removalShare: 0.03, removalWithinMs: 30 * MINUTE });
+		const d = drive(jobs, { behaviour: { share429: 0.5, retryAfterMs: 5_000, seed: 3 } });
+		await d.pollUntil(T0 + 3 * HOUR);
+		expect(d.state!.requests.share).toBeLessThan(1);
+		expect(d.failed).toBe(0);
+	});
+});
+
+describe('failures', () => {
+	it('fails no poll for a passing fault, and reports one that lasts, once per period', async () => {
+		const jobs = [job(1, T0 - MINUTE, T0 - MINUTE)];
+		const d = drive(jobs);
+		await d.poll();
+		d.index.requests.length = 0;
+		const behaviour = { share500: 1, seed: 1 };
+		const failing = drive(jobs, { behaviour, startMs: T0 });
+		await failing.poll();
+		expect(failing.failed).toBe(0);
+		await failing.pollUntil(T0 + TROUBLE_REPORT_AFTER_MS - MINUTE);
+		expect(failing.failed).toBe(0);
+		await failing.pollUntil(T0 + TROUBLE_REPORT_AFTER_MS + 5 * MINUTE);
+		expect(failing.failed).toBe(1);
+		await failing.pollUntil(T0 + 2 * TROUBLE_REPORT_AFTER_MS + 5 * MINUTE);
+		expect(failing.failed).toBe(2);
+	});
+
+	it('keeps what it paid for when a request fails after others succeeded, and sends the rest later', async () => {
+		const jobs = Array.from({ length: 12 }, (_, i) => job(400 + i, T0 + i * 1000, T0 + 20_000));
+		const d = drive(jobs, { settings: { rowsPerRequest: 4 } });
+		await d.poll();
+		let calls = 0;
+		const real = d.index.fetchPage;
+		d.index.fetchPage = async (request) => {
+			if (calls++ === 1) throw new (await import('./indexModel')).ModelFailure('500', { kind: 'passing' });
+			return await real(request);
+		};
+		const partial = await d.poll(T0 + MINUTE);
+		expect(uidsOf(partial.emit)).toEqual(['411', '410', '409', '408']);
+		expect(partial.failure?.kind.kind).toBe('passing');
+		d.index.fetchPage = real;
+		await d.pollUntil(T0 + 5 * MINUTE);
+		expect(d.sent.sort()).toEqual(jobs.map((j) => j.uid).sort());
+	});
+
+	it('sends the jobs posted after a failed activation once the first poll can read, and none from before', async () => {
+		const jobs = [job(1, T0 - 20 * MINUTE, T0 - 10 * MINUTE), job(2, T0 + 5 * MINUTE, T0 + 6 * MINUTE)];
+		const d = drive(jobs, { behaviour: { share429: 1, retryAfterMs: 10 * MINUTE, seed: 1 } });
+		const first = await d.poll();
+		expect(first.failure?.kind.kind).toBe('rate-limited');
+		expect(d.state!.watch).toBeUndefined();
+		expect(d.failed).toBe(0);
+	});
+});
+
+describe('the uids kept', () => {
+	it('never asks below the floor the uid cap moved up, so a forgotten job is not sent twice', async () => {
+		const jobs = Array.from({ length: 30 }, (_, i) => job(900 + i, T0 + (i + 1) * MINUTE, T0 + 31 * MINUTE));
+		const d = drive(jobs, { settings: { maxSeenUids: 10 } });
+		await d.poll();
+		await d.pollUntil(T0 + 4 * HOUR, 7);
+		expect(d.sent).toHaveLength(new Set(d.sent).size);
+		expect(new Set(d.sent).size).toBe(30);
+		expect(MAX_SEEN_UIDS).toBeGreaterThan(1000);
+	});
+
+	it('counts a part once it is old enough where passes cannot ask every stretch, before its final look', async () => {
+		const jobs = generateIndex({ shape: 'batch', seed: 8, fromMs: T0, toMs: T0 + 4 * HOUR, perHour: 400, stragglerShare: 0.05, removalShare: 0, removalWithinMs: 0 });
+		const d = drive(jobs);
+		await d.poll();
+		await d.pollUntil(T0 + 4 * HOUR);
+		expect(d.state!.watch!.wholePasses).toBe(false);
+		expect(d.state!.watch!.checkedMs).toBeGreaterThan(T0 + 4 * HOUR - YOUNG_CHECK_AGE_MS - 15 * MINUTE);
+	});
+});

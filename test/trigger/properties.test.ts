@@ -1,0 +1,154 @@
+import fc from 'fast-check';
+
+import { propertyParameters } from '../support/property';
+import { SHAPE_CASES, runCase } from '../../bench/triggerShapes';
+import { T0, busiestMinute, drive } from './drive';
+import { MINUTE, shownAt, type IndexedJob } from './indexModel';
+
+// Properties of the poll cycle over random postings and polls, each with a fixed seed (npm run
+// soak runs them many times more from fresh, printed seeds). A counterexample becomes a named
+// test in examples.test.ts.
+
+interface Posting {
+	at: number;
+	lag: number;
+	tie: boolean;
+	goneAfter: number | null;
+	repostAfter: number | null;
+}
+
+const postingsArb = (goneAfter: fc.Arbitrary<number>) =>
+	fc.array(
+		fc.record({
+			at: fc.integer({ min: -60, max: 600 }),
+			lag: fc.integer({ min: 0, max: 45 }),
+			tie: fc.boolean(),
+			goneAfter: fc.option(goneAfter, { freq: 8 }),
+			repostAfter: fc.option(fc.integer({ min: 20, max: 60 }), { freq: 10 }),
+		}),
+		{ maxLength: 80 },
+	);
+
+const settingsArb = fc.record({
+	rowsPerRequest: fc.integer({ min: 1, max: 7 }),
+	maxJobsPerPoll: fc.integer({ min: 1, max: 30 }),
+	requestsPerMinute: fc.constantFrom(1, 5, 60),
+	pollTimeMs: fc.constantFrom(36_000, 48_000, 12 * MINUTE),
+});
+
+const faultsArb = fc.record({ share429: fc.constantFrom(0, 0, 0.3), share500: fc.constantFrom(0, 0, 0.1) });
+
+/**
+ * Jobs from postings: a tie shares a createdAt rounded to ten minutes with others; `lateTies:
+ * false` shows every job of a shared millisecond at the same moment (no tie is shown late).
+ */
+function jobsOf(postings: Posting[], lateTies: boolean): IndexedJob[] {
+	const createdAt = postings.map((p) => T0 + (p.tie ? Math.round(p.at / 10) * 10 : p.at) * MINUTE);
+	return postings.map((p, i) => {
+		const createdMs = createdAt[i];
+		const tiedWith = createdAt.map((ms, j) => (ms === createdMs ? j : -1)).filter((j) => j >= 0);
+		const lag = lateTies || tiedWith.length === 1 ? p.lag : postings[tiedWith[0]].lag;
+		const visibleMs = createdMs + lag * MINUTE;
+		const job: IndexedJob = { uid: String(1000 + i), createdMs, visibleMs };
+		if (p.goneAfter !== null) job.goneMs = visibleMs + p.goneAfter * MINUTE;
+		if (p.repostAfter !== null && p.goneAfter === null) job.repost = { createdMs: createdMs + p.repostAfter * MINUTE, atMs: createdMs + (p.repostAfter + 1) * MINUTE };
+		return job;
+	});
+}
+
+async function run(postings: Posting[], gaps: number[], settings: typeof settingsArb extends fc.Arbitrary<infer T> ? T : never, faults: { share429: number; share500: number }, lateTies: boolean) {
+	const jobs = jobsOf(postings, lateTies);
+	const d = drive(jobs, { settings, behaviour: { ...faults, retryAfterMs: 20_000, seed: postings.length + gaps.length, faultsFromMs: T0 + 1 } });
+	await d.poll();
+	// Polls run on until the backlog is gone, as n8n keeps polling.
+	for (const gap of [...gaps, ...Array(40).fill(60)]) await d.poll(d.clock.ms + gap * MINUTE);
+	return { jobs, d };
+}
+
+/** Every job shown after activation and still shown at the end was sent, once; nothing else was. */
+function expectExactlyOnce(sent: string[], jobs: IndexedJob[], endMs: number): void {
+	expect(sent).toHaveLength(new Set(sent).size);
+	const owed = jobs.filter((j) => j.visibleMs > T0 && shownAt(j, endMs));
+	const mayAppear = new Set(jobs.filter((j) => j.visibleMs > T0 || (j.repost && j.repost.atMs > T0)).map((j) => j.uid));
+	for (const job of owed) expect(sent).toContain(job.uid);
+	for (const uid of sent) expect(mayAppear.has(uid)).toBe(true);
+}
+
+describe('on random postings and polls', () => {
+	it('sends every job shown after activation exactly once, whatever the lags, ties, reposts, removals after the window, page sizes, budgets and faults', async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				postingsArb(fc.integer({ min: 240, max: 600 })),
+				fc.array(fc.integer({ min: 1, max: 90 }), { minLength: 1, maxLength: 20 }),
+				settingsArb,
+				faultsArb,
+				async (postings, gaps, settings, faults) => {
+					const { jobs, d } = await run(postings, gaps, settings, faults, true);
+					expectExactlyOnce(d.sent, jobs, d.clock.ms);
+					expect(d.state!.watch!.pending).toEqual([]);
+					// Faults on every third request at one request a minute can last: then a poll may fail.
+					if (faults.share429 === 0 && faults.share500 === 0) expect(d.failed).toBe(0);
+				},
+			),
+			propertyParameters(150, 20261122),
+		);
+	});
+
+	it('sends every job exactly once also when jobs are removed soon after they are shown, but for a late tie', async () => {
+		// Ties here are never shown late: a job shown late in the very millisecond of one already
+		// read, while another job of its hourly count is removed, before the index ever showed two
+		// jobs in one millisecond, is the one case DESIGN.md leaves open.
+		await fc.assert(
+			fc.asyncProperty(
+				postingsArb(fc.integer({ min: 1, max: 120 })),
+				fc.array(fc.integer({ min: 1, max: 90 }), { minLength: 1, maxLength: 20 }),
+				settingsArb,
+				faultsArb,
+				async (postings, gaps, settings, faults) => {
+					const { jobs, d } = await run(postings, gaps, settings, faults, false);
+					expectExactlyOnce(d.sent, jobs, d.clock.ms);
+					expect(d.state!.watch!.pending).toEqual([]);
+				},
+			),
+			propertyParameters(150, 20261123),
+		);
+	});
+
+	it('never sends a job twice nor stalls, and keeps within the rate window, whatever is removed and shown late', async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				postingsArb(fc.integer({ min: 1, max: 120 })),
+				fc.array(fc.integer({ min: 1, max: 90 }), { minLength: 1, maxLength: 20 }),
+				settingsArb,
+				faultsArb,
+				async (postings, gaps, settings, faults) => {
+					const { d } = await run(postings, gaps, settings, faults, true);
+					expect(d.sent).toHaveLength(new Set(d.sent).size);
+					expect(d.state!.watch!.pending).toEqual([]);
+					const times = d.index.requests.map((r) => r.atMs);
+					expect(busiestMinute(times)).toBeLessThanOrEqual(Math.max(10, settings.requestsPerMinute));
+				},
+			),
+			propertyParameters(150, 20261124),
+		);
+	});
+});
+
+describe('on the index shapes it cannot see', () => {
+	// Every shape of bench/triggerShapes.ts, for six simulated hours at 1, 5, 15 and 60 minutes.
+	const quick = SHAPE_CASES.filter((c) => !c.name.startsWith('busy'));
+	it.each(quick.map((c) => [c.name, c] as const))('sends every job of "%s" once, within the key\'s limit, failing no poll', async (_, c) => {
+		await fc.assert(
+			fc.asyncProperty(fc.integer({ min: 1, max: 2 ** 30 }), fc.constantFrom(1, 5, 15, 60), async (seed, every) => {
+				const { all } = await runCase(c, every, 0.25, seed);
+				for (const f of all) {
+					expect(f.duplicates).toEqual([]);
+					expect(f.lost).toEqual([]);
+					expect(f.peakPerMinute).toBeLessThanOrEqual(10);
+					expect(f.failedPolls).toBe(0);
+				}
+			}),
+			propertyParameters(4, 20261125),
+		);
+	});
+});
