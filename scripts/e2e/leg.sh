@@ -61,24 +61,32 @@ stop_pid $apt_pid # already exited: only forgets its pid
 ensure_n8n
 log "prerequisites ready after $((SECONDS - started)) s"
 
-# Accounts of the reference server for the trigger checks, each with its own key: the Free plan's
-# for the shared key and for publishing under 429 (a Free key is easily kept at its limit), a
-# Pro one behind the slow link for the durable scheduler.
-shared_key="$(new_key)" storm_key="$(new_key)" durable_key="$(new_key)"
-extra_accounts=",{\"id\":\"shared-free\",\"plan\":\"free\",\"keys\":[\"$shared_key\"]}"
+# Accounts of the reference server for the trigger checks, each with its own key: a Pro one for
+# the queue-mode trigger (its 429 storm must not reach the editor's and the examples' key), the
+# Free plan's for the shared key and for publishing under 429 (a Free key is easily kept at its
+# limit), and a Pro one behind the slow link for the durable scheduler.
+queue_key="$(new_key)" shared_key="$(new_key)" storm_key="$(new_key)" durable_key="$(new_key)"
+extra_accounts=",{\"id\":\"queue-trigger\",\"plan\":\"pro\",\"poolMicrocents\":2900000000,\"packMicrocents\":0,\"keys\":[\"$queue_key\"]}"
+extra_accounts+=",{\"id\":\"shared-free\",\"plan\":\"free\",\"keys\":[\"$shared_key\"]}"
 extra_accounts+=",{\"id\":\"publish-under-429\",\"plan\":\"free\",\"keys\":[\"$storm_key\"]}"
 extra_accounts+=",{\"id\":\"durable\",\"plan\":\"pro\",\"poolMicrocents\":2900000000,\"packMicrocents\":0,\"keys\":[\"$durable_key\"]}"
-slow_port="$(free_port)"
+slow_port="$(free_port)" queue_link_port="$(free_port)"
 prepare_workbench
+# Links to the server (slow-link.mjs): one the durable check makes slow, one that counts the
+# answers the queue-mode trigger gets (so the 429 storm check sees them reach it).
 node "$e2e_dir/slow-link.mjs" "$slow_port" "$server_url" >"$work/slow-link.log" 2>&1 &
+pids+=($!)
+node "$e2e_dir/slow-link.mjs" "$queue_link_port" "$server_url" >"$work/queue-link.log" 2>&1 &
 pids+=($!)
 # The checks' own credentials first, the reference server's last: the editor gives a node it adds
 # the newest credential of the type, and the editor check means the ordinary one.
 write_credentials "$work/check-credentials.json" \
+	jobSearchQueue "Job Search API (queue-mode trigger)" "$queue_key" "http://127.0.0.1:$queue_link_port" \
 	jobSearchShared "Job Search API (shared Free key)" "$shared_key" "$server_url" \
 	jobSearch429 "Job Search API (Free key under 429)" "$storm_key" "$server_url" \
 	jobSearchSlow "Job Search API (slow link)" "$durable_key" "http://127.0.0.1:$slow_port"
-# The trigger workflows of the checks above, from workflows/trigger.json: one per credential use.
+# The trigger workflows of the checks above, from workflows/trigger.json: one per credential use
+# (jobSearchE2E02 replaces the one imported from workflows/, with its own key).
 node -e '
 const fs = require("fs");
 const [template, out, ...specs] = process.argv.slice(1);
@@ -90,6 +98,7 @@ for (const spec of specs) {
 	workflow.nodes[0].credentials = { jobSearchApi: { id: credentialId, name: credentialName } };
 	fs.writeFileSync(`${out}/${id}.json`, JSON.stringify(workflow));
 }' "$e2e_dir/workflows/trigger.json" "$work/triggers" \
+	"jobSearchE2E02|Job Search e2e: trigger every minute|jobSearchQueue|Job Search API (queue-mode trigger)" \
 	"jobSearchE2E05|Job Search e2e: shared Free key 1|jobSearchShared|Job Search API (shared Free key)" \
 	"jobSearchE2E06|Job Search e2e: shared Free key 2|jobSearchShared|Job Search API (shared Free key)" \
 	"jobSearchE2E07|Job Search e2e: shared Free key 3|jobSearchShared|Job Search API (shared Free key)" \
@@ -154,7 +163,7 @@ run_check() { # <name> <log prefix> <command...>: in the background, its status 
 check_status() { # <name> <what>: records a failure of a check run_check started
 	[ "$(cat "$work/$1.status" 2>/dev/null)" = 0 ] || check_failed "$2"
 }
-run_check queue "queue" env "${n8n_api_env[@]}" TRIGGER_KEY="$n8n_key" MAIN_LOG="$work/main.log" WORKER_LOG="$work/worker.log" \
+run_check queue "queue" env "${n8n_api_env[@]}" TRIGGER_KEY="$queue_key" TRIGGER_LINK="http://127.0.0.1:$queue_link_port" MAIN_LOG="$work/main.log" WORKER_LOG="$work/worker.log" \
 	TRIGGER_WORKFLOW=jobSearchE2E02 WEBHOOK_WORKFLOW=jobSearchE2E03 node "$e2e_dir/check-queue.mjs"
 run_check under429 "429 at publishing" env "${n8n_api_env[@]}" LABEL="published under 429" WORKFLOWS=jobSearchE2E08 \
 	STORM_KEY="$storm_key" MIN_SECONDS=180 MIN_DUE=3 node "$e2e_dir/check-triggers.mjs"
@@ -206,6 +215,6 @@ if [ "$n8n_line" = 2.41 ]; then
 		check_failed "durable scheduler: every job once across a restart that cut a poll off and a slow server"
 fi
 
-if grep -F -e "$n8n_key" -e "$shared_key" -e "$storm_key" -e "$durable_key" "$work"/*.log >/dev/null; then check_failed "an API key appears in a log"; fi
+if grep -F -e "$n8n_key" -e "$queue_key" -e "$shared_key" -e "$storm_key" -e "$durable_key" "$work"/*.log >/dev/null; then check_failed "an API key appears in a log"; fi
 [ ${#failed[@]} -eq 0 ] || die "$(n8n_label): ${#failed[@]} check(s) failed: $(printf '%s; ' "${failed[@]}")"
 log "all end-to-end checks passed in $(n8n_label)"

@@ -173,14 +173,15 @@ install_package() { # <user folder>
 new_key() { echo "gm_$(node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64url"))')"; }
 
 # The reference server on a free port with two accounts: "n8n" (the key n8n's credential holds)
-# and "checker" (the test's own reads, so they never touch n8n's rate limit or credit), plus
+# and "checker" (the test's own reads, so they never touch n8n's rate limit or credit: an
+# Enterprise key with credit for the many whole-window reads of the trigger checks), plus
 # the accounts in $extra_accounts (",{...},{...}"; dev.sh's demo accounts).
 start_server() { # [server options...]; sets server_port, server_url, n8n_key, checker_key
 	server_port="$(free_port)"
 	server_url="http://127.0.0.1:$server_port"
 	n8n_key="gm_$(node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64url"))')"
 	checker_key="gm_$(node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64url"))')"
-	printf '{"accounts":[{"id":"n8n","plan":"pro","poolMicrocents":2900000000,"packMicrocents":0,"keys":["%s"]},{"id":"checker","plan":"pro","poolMicrocents":2900000000,"packMicrocents":0,"keys":["%s"]}%s]}' \
+	printf '{"accounts":[{"id":"n8n","plan":"pro","poolMicrocents":2900000000,"packMicrocents":0,"keys":["%s"]},{"id":"checker","plan":"enterprise","poolMicrocents":1000000000000,"packMicrocents":0,"keys":["%s"]}%s]}' \
 		"$n8n_key" "$checker_key" "${extra_accounts:-}" >"$work/accounts.json"
 	(cd "$repo" && exec node -r ts-node/register/transpile-only server/cli.ts --port "$server_port" --accounts "$work/accounts.json" "$@") \
 		>"$work/server.log" 2>&1 &

@@ -1,16 +1,18 @@
-// A pass-through proxy in front of the reference server that can make it slow for a while, as a
-// congested link or an overloaded host is: while slow, each answer's headers come at once and its
-// body drips in over BODY_MS, a piece every second, so no socket ever sits idle long enough for a
-// client's timeout to fire, and a poll runs past n8n 2.41's poll timeout.
+// A pass-through proxy in front of the reference server: it counts the answers it passes on by
+// status, and can make the server slow for a while, as a congested link or an overloaded host
+// is: each answer's headers come at once and its body drips in over bodyMs, a piece a second, so
+// only a client's total timeout ends the request (an idle timeout never fires).
 //   node slow-link.mjs <port> <target url>
 //   POST /slow-link/slow?seconds=<s>&bodyMs=<ms>   slow for s seconds from now
 //   POST /slow-link/normal                          fast again
+//   GET  /slow-link/stats                           {"answered": {"<status>": <count>}} of what it passed on
 import { createServer, request } from 'http';
 
 const [port, target] = process.argv.slice(2);
 const upstream = new URL(target);
 let slowUntilMs = 0;
 let bodyMs = 60_000;
+const answered = {};
 const say = (message) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${message}`);
 
 function drip(res, body) {
@@ -41,8 +43,10 @@ const server = createServer((req, res) => {
 		say('fast again');
 		return res.end('{"ok":true}');
 	}
+	if (url.pathname === '/slow-link/stats' && req.method === 'GET') return res.end(JSON.stringify({ answered }));
 	const slow = Date.now() < slowUntilMs;
 	const out = request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+		answered[answer.statusCode] = (answered[answer.statusCode] ?? 0) + 1;
 		if (!slow) {
 			res.writeHead(answer.statusCode ?? 502, answer.headers);
 			answer.pipe(res);
