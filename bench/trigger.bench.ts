@@ -65,7 +65,7 @@ async function realSection(): Promise<string[]> {
 	let fakeNow = realNow();
 	const time: TimeControl = { set: (ms) => (fakeNow = ms) };
 	Date.now = () => fakeNow;
-	const restoreSleep = moveTimeOnSleep((ms) => (fakeNow += ms));
+	const restoreSleep = await moveTimeOnSleep((ms) => (fakeNow += ms));
 	const lines = [
 		'| index | poller | poll every | rows per delivered job | requests per poll | on the first poll | worst delay | lost | twice |',
 		'| --- | --- | --- | --- | --- | --- | --- | --- | --- |',

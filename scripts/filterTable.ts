@@ -1,5 +1,8 @@
 import { CATEGORY_GROUPS, FILTERS, type FilterSpec } from '../nodes/JobSearch/filters';
 
+/** Where the generated table lives, from the repository's root. */
+export const FILTER_REFERENCE = 'docs/filters.md';
+
 export const TABLE_START = '<!-- filters:start -->';
 export const TABLE_END = '<!-- filters:end -->';
 
@@ -36,7 +39,7 @@ function wireType(spec: FilterSpec): string {
 	}
 }
 
-/** The README's filter reference, generated from the schema so that it cannot go stale. */
+/** The filter reference (docs/filters.md), generated from the schema so that it cannot go stale. */
 export function renderFilterTable(): string {
 	const rows = FILTERS.map(
 		(f) => `| ${f.group} | ${escape(f.title)} | \`${f.key}\` | ${escape(wireType(f))} | ${escape(f.help)} |`,
@@ -63,10 +66,10 @@ export function renderFilterTable(): string {
 	].join('\n');
 }
 
-/** The README with its generated section replaced. */
-export function withFilterTable(readme: string): string {
-	const start = readme.indexOf(TABLE_START);
-	const end = readme.indexOf(TABLE_END);
-	if (start < 0 || end < start) throw new Error(`README.md has no "${TABLE_START}" ... "${TABLE_END}" section`);
-	return readme.slice(0, start) + renderFilterTable() + readme.slice(end + TABLE_END.length);
+/** The document with its generated section replaced. */
+export function withFilterTable(document: string): string {
+	const start = document.indexOf(TABLE_START);
+	const end = document.indexOf(TABLE_END);
+	if (start < 0 || end < start) throw new Error(`${FILTER_REFERENCE} has no "${TABLE_START}" ... "${TABLE_END}" section`);
+	return document.slice(0, start) + renderFilterTable() + document.slice(end + TABLE_END.length);
 }

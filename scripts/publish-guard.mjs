@@ -15,7 +15,7 @@ if (process.env.GITHUB_ACTIONS !== 'true' || !ref.endsWith(expected)) {
 			`Not published: this is ${where}.`,
 			`Versions are published only by .github/workflows/publish.yml, with npm provenance, when the tag v${version} is pushed:`,
 			`  git tag v${version} && git push origin v${version}`,
-			'See the README, section Release.',
+			'See CONTRIBUTING.md, section Release.',
 		].join('\n'),
 	);
 	process.exit(1);

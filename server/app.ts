@@ -14,8 +14,6 @@ import { authenticate, isMcp, postOnly, sendError, type AuthenticatedRequest, ty
 
 export type { AuthenticatedRequest } from './routeGuards';
 
-export const BODY_LIMIT_BYTES = MAX_BODY_BYTES;
-
 export interface AppOptions {
 	faults: boolean;
 	faultQueue: FaultQueue;
@@ -27,15 +25,13 @@ export interface AppOptions {
 	onAuthenticated?: (request: AuthenticatedRequest) => void;
 }
 
-/** A tool request whose key was accepted from its headers; its body may still be arriving. */
-
 /**
  * A slow or stalled client holds a connection (and, for a key revoked meanwhile, a pending
  * call) for at most this long. 10 MiB at a crawling 1 Mbit/s takes 84 s.
  */
-export const REQUEST_TIMEOUT_MS = 120_000;
+const REQUEST_TIMEOUT_MS = 120_000;
 /** Headers are small: a client that has not sent them by then is not going to. */
-export const HEADERS_TIMEOUT_MS = 20_000;
+const HEADERS_TIMEOUT_MS = 20_000;
 
 /** JSON-RPC's own error shape, for failures on /mcp that happen before a message is read. */
 function jsonRpcError(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
@@ -67,7 +63,7 @@ function faultHook(options: AppOptions) {
 }
 
 /** A request body past the cap is read and dropped up to this much more, then the connection is cut. */
-export const MAX_DRAIN_BYTES = 4 * BODY_LIMIT_BYTES;
+const MAX_DRAIN_BYTES = 4 * MAX_BODY_BYTES;
 
 function rawResponse(status: number, body: unknown): string {
 	const text = JSON.stringify(body);
@@ -151,7 +147,7 @@ export function buildApp(state: ServiceState, options: AppOptions): FastifyInsta
 	validators();
 	const app = Fastify({
 		// Enforced on the stream as it arrives, and from Content-Length before any of it is read.
-		bodyLimit: BODY_LIMIT_BYTES,
+		bodyLimit: MAX_BODY_BYTES,
 		logger: options.logger,
 		forceCloseConnections: true,
 		requestTimeout,

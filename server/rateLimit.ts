@@ -27,8 +27,4 @@ export class SlidingWindowLimiter {
 		this.hits.set(keyId, times);
 		return { allowed: true };
 	}
-
-	forget(keyId: string): void {
-		this.hits.delete(keyId);
-	}
 }

@@ -171,10 +171,6 @@ export class JobStore {
 		return this.byUid.get(uid)?.job;
 	}
 
-	size(): number {
-		return this.entries.length;
-	}
-
 	/** Takes jobs out of the index, as upstream does when a job is closed or made private. */
 	remove(uids: readonly string[]): number {
 		const gone = new Set(uids.filter((uid) => this.byUid.has(uid)));

@@ -1,10 +1,8 @@
 import { NodeConnectionTypes, type IExecuteFunctions, type INodeExecutionData, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
-import * as client from './actions/client';
-import * as job from './actions/job';
-import { optionsDescription } from './actions/common/options';
-import { FILTERS } from './filters';
+import { properties } from './actions/description';
 import { route } from './actions/router';
+import { FILTERS } from './filters';
 import { builderHint } from './builderHint';
 
 export class JobSearch implements INodeType {
@@ -30,22 +28,7 @@ export class JobSearch implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'jobSearchApi', required: true }],
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{ name: 'Client', value: 'client' },
-					{ name: 'Job', value: 'job' },
-				],
-				default: 'job',
-			},
-			...job.description,
-			...client.description,
-			optionsDescription,
-		],
+		properties,
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -1,6 +1,7 @@
 import {
 	NodeConnectionTypes,
 	type INodeExecutionData,
+	type INodeProperties,
 	type INodeType,
 	type INodeTypeDescription,
 	type IPollFunctions,
@@ -9,6 +10,28 @@ import {
 import { builderHint } from './builderHint';
 import { properties } from './trigger/description';
 import { poll } from './trigger/poll';
+
+/**
+ * The trigger's one event, so the nodes panel lists it by a name a user recognises: n8n names a
+ * trigger's actions after the options of its "Event" field (the option's `action`), and without
+ * one shows a generic "On new Job Search event".
+ */
+const eventProperty: INodeProperties = {
+	displayName: 'Event',
+	name: 'event',
+	type: 'options',
+	noDataExpression: true,
+	required: true,
+	options: [
+		{
+			name: 'New Matching Job',
+			value: 'newMatchingJob',
+			action: 'On new matching job',
+			description: 'Each new job that matches the filters, once',
+		},
+	],
+	default: 'newMatchingJob',
+};
 
 export class JobSearchTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -31,7 +54,7 @@ export class JobSearchTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'jobSearchApi', required: true }],
-		properties,
+		properties: [eventProperty, ...properties],
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {

@@ -4,7 +4,7 @@ import type { INodeParameters, INodeProperties } from 'n8n-workflow';
 
 import { JOB_SEARCH_TRIGGER_TYPE, JOB_SEARCH_TYPE, PACKAGE_NAME, loadNodeTypes } from '../harness';
 import { createPoller } from '../harness/poll';
-import { startTestService, type TestService } from '../node/helpers';
+import { useTestService } from '../support/service';
 import { callAsTool } from '../node/toolHarness';
 
 // The example workflows in examples/: each imports into n8n with every node known (checked by the
@@ -143,11 +143,7 @@ describe('the example workflows', () => {
 });
 
 describe('the examples against the reference server', () => {
-	let service: TestService;
-	beforeAll(async () => {
-		service = await startTestService({ jobs: 2000 });
-	});
-	afterAll(async () => await service.server.close());
+	const service = useTestService({ jobs: 2000 });
 
 	it.each(examples.filter((e) => e.nodes.some((n) => n.type === JOB_SEARCH_TRIGGER_TYPE)).map((e) => [e.file, e] as const))(
 		'%s: the trigger fetches a test event as exported',

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 
 import {
+	COUNTRY_CODES,
 	FILTERS,
+	FILTER_RANGES,
 	GROUP_COLLECTIONS,
 	toParameterName,
 	toRequestBody,
@@ -16,7 +18,8 @@ import { propertyParameters } from '../support/property';
 const serverProblem = (body: Record<string, unknown>) => inputProblem('search_jobs', body);
 
 const word = fc.stringMatching(/^[A-Za-z][A-Za-z0-9 .+#-]{0,14}$/).filter((s) => s.trim().length > 0);
-const letter = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ');
+/** An ISO 3166-1 code as typed: in upper or lower case. */
+const countryCode = fc.tuple(fc.constantFrom(...COUNTRY_CODES), fc.boolean()).map(([code, lower]) => (lower ? code.toLowerCase() : code));
 
 /** What a person (or an expression) can put into the generated n8n field of a filter. */
 function nodeValue(spec: FilterSpec): fc.Arbitrary<unknown> {
@@ -46,14 +49,20 @@ function nodeValue(spec: FilterSpec): fc.Arbitrary<unknown> {
 		case 'textList':
 			return fc.oneof(fc.array(word, { maxLength: 4 }), fc.array(word, { maxLength: 4 }).map((a) => a.join(', ')));
 		case 'locationList':
-			return fc.array(fc.tuple(letter, letter).map(([a, b]) => a + b), { maxLength: 4 }).map((a) => a.join(', '));
+			return fc.array(countryCode, { maxLength: 4 }).map((a) => a.join(', '));
 	}
 }
 
-/** Node parameter collections with a random subset of filters set to random valid values. */
+/** Node parameter collections with a random subset of filters set to random valid values (a minimum never above its maximum). */
 const collections = fc
 	.tuple(...FILTERS.map((spec) => fc.option(nodeValue(spec), { nil: undefined, freq: 3 })))
 	.map((values) => {
+		for (const { min, max } of FILTER_RANGES) {
+			const [low, high] = [FILTERS.indexOf(min), FILTERS.indexOf(max)];
+			if (values[low] !== undefined && values[high] !== undefined && Number(values[low]) > Number(values[high])) {
+				[values[low], values[high]] = [values[high], values[low]];
+			}
+		}
 		const result: Record<string, Record<string, unknown>> = {};
 		FILTERS.forEach((spec, i) => {
 			if (values[i] === undefined) return;
@@ -84,6 +93,18 @@ describe('the schema derivations agree with the server JSON Schema', () => {
 				expect(validate(body)).toEqual([]);
 			}),
 			propertyParameters(500, 20261101),
+		);
+	});
+
+	it('the node and the server agree on every minimum and maximum: both refuse a minimum above its maximum, neither refuses one at or below it', () => {
+		const amount = fc.integer({ min: 0, max: 1000 });
+		fc.assert(
+			fc.property(fc.constantFrom(...FILTER_RANGES), amount, amount, ({ min, max }, low, high) => {
+				const wire = (spec: FilterSpec, n: number) => (spec.type === 'money' ? String(n) : n);
+				const body = { [min.key]: wire(min, low), [max.key]: wire(max, high) };
+				expect({ node: validate(body).length > 0, server: serverProblem(body) !== undefined }).toEqual({ node: low > high, server: low > high });
+			}),
+			propertyParameters(500, 20261103),
 		);
 	});
 

@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { FILTERS, categoryValues, toNodeProperties, toParameterName } from '../../nodes/JobSearch/filters';
+import { FILTERS, categoryValues, toNodeProperties, toParameterName, toRequestBody } from '../../nodes/JobSearch/filters';
 
 const collections = toNodeProperties();
 const fieldsOf = (c: INodeProperties) => c.options as INodeProperties[];
@@ -54,12 +54,18 @@ describe('toNodeProperties', () => {
 		expect(period.default).toBe('24');
 	});
 
-	it('starts every number filter empty, so a filter just added sends nothing', () => {
-		const numeric = allFields.filter((f) => f.type === 'number');
+	it('starts every number and amount filter empty, showing its placeholder, so a filter just added sends nothing', () => {
+		// What the editor's number input (Element Plus's InputNumber, in n8n 2.8 and 2.41) does with
+		// the value it is given as it mounts: anything neither a number nor null becomes Number(value).
+		const asTheEditorMountsIt = (value: unknown) => (typeof value !== 'number' && value != null ? Number(value) : value);
+		const numeric = allFields.filter((f) => f.type === 'number' && f.name !== 'limit');
 		expect(numeric.map((f) => f.name)).toEqual(
-			expect.arrayContaining(['budgetHourlyRateMin', 'budgetHourlyRateMax', 'budgetMinClientHireRate', 'clientMinFeedbackScore']),
+			expect.arrayContaining(['budgetHourlyRateMin', 'budgetHourlyRateMax', 'budgetFixedPriceMin', 'budgetMinClientHireRate', 'clientMinFeedbackScore']),
 		);
-		for (const f of numeric.filter((x) => x.name !== 'limit')) expect(f.default).toBe('');
+		for (const f of numeric) {
+			expect({ field: f.name, shown: asTheEditorMountsIt(f.default), placeholder: f.placeholder }).toEqual({ field: f.name, shown: null, placeholder: expect.stringMatching(/^e\.g\. /) });
+		}
+		expect(toRequestBody({ budgetFilters: Object.fromEntries(numeric.map((f) => [f.name, f.default])) })).toEqual({});
 	});
 
 	it("groups the client's rate paid and hire rate with the other client filters, not the job's budget", () => {
@@ -95,16 +101,12 @@ describe('toNodeProperties', () => {
 		expect(field('limit').typeOptions).toMatchObject({ minValue: 1, maxValue: 10000, numberPrecision: 0 });
 	});
 
-	it('leaves out the keys a node controls itself and applies its display options', () => {
-		const trigger = toNodeProperties({
-			omit: ['limit', 'searchPeriod', 'fromDate', 'toDate'],
-			displayOptions: { show: { operation: ['search'] } },
-		});
+	it('leaves out the keys a node controls itself', () => {
+		const trigger = toNodeProperties({ omit: ['limit', 'searchPeriod', 'fromDate', 'toDate'] });
 		const names = trigger.flatMap(fieldsOf).map((f) => f.name);
 		expect(names).not.toContain('limit');
 		expect(names).not.toContain('fromDate');
 		expect(names).toContain('jobCategories');
-		for (const c of trigger) expect(c.displayOptions).toEqual({ show: { operation: ['search'] } });
 	});
 
 	it('describes boolean filters starting with "Whether", as n8n asks', () => {

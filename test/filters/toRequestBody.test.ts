@@ -140,9 +140,4 @@ describe('wall-clock dates around daylight saving changes', () => {
 		});
 		expect(body).toEqual({});
 	});
-
-	it('still reads a client filter from the budget group, where workflows saved before the move keep it', () => {
-		const body = toRequestBody({ budgetFilters: { budgetMinClientHireRate: 60, budgetAvgHourlyRateMin: 30 } });
-		expect(body).toEqual({ 'budget.minClientHireRate': 60, 'budget.avgHourlyRate.min': '30' });
-	});
 });

@@ -1,4 +1,4 @@
-import { FILTERS, validate } from '../../nodes/JobSearch/filters';
+import { COUNTRY_CODES, FILTERS, FILTER_RANGES, validate } from '../../nodes/JobSearch/filters';
 import { inputProblem } from '../../server/validation';
 import { objectAsTextIssues } from '../../nodes/JobSearch/filters/validate';
 import * as countries from '../../nodes/JobSearch/filters/countries';
@@ -57,8 +57,25 @@ describe('validate', () => {
 
 	it('refuses a country name where a code is expected, and gives its code', () => {
 		expect(messageFor({ 'vendor.includeLocations': [{ type: 'COUNTRY', value: 'Germany' }] })).toBe(
-			'Freelancer Countries (vendor.includeLocations) got "Germany", which is not a two-letter country code; write it as "DE" (ISO 3166 codes)',
+			'Freelancer Countries (vendor.includeLocations) got "Germany", which is not a two-letter ISO 3166 country code; write it as "DE"',
 		);
+	});
+
+	it('refuses two capitals that are no ISO 3166-1 code, and names the code meant where there is one', () => {
+		const code = (value: string) => messageFor({ 'client.includeLocations': [{ type: 'COUNTRY', value }] });
+		expect(code('UK')).toBe('Client Countries (client.includeLocations) got "UK", which is not a two-letter ISO 3166 country code; write it as "GB"');
+		expect(code('uk')).toMatch(/got "uk", .*; write it as "GB"$/);
+		expect(code('EL')).toMatch(/write it as "GR"$/);
+		expect(code('DD')).toMatch(/write it as "DE"$/);
+		expect(code('QQ')).toBe('Client Countries (client.includeLocations) got "QQ", which is not a two-letter ISO 3166 country code; use codes such as "US, GB"');
+		expect(code('GB')).toBe('');
+		expect(code('AX')).toBe('');
+	});
+
+	it('accepts every ISO 3166-1 code, 249 of them, on the node and the server alike', () => {
+		expect(COUNTRY_CODES).toHaveLength(249);
+		const body = { 'vendor.includeLocations': COUNTRY_CODES.map((value) => ({ type: 'COUNTRY', value })) };
+		expect({ node: validate(body), server: inputProblem('search_jobs', body) }).toEqual({ node: [], server: undefined });
 	});
 
 	it('names several country names once, as the user wrote them, with the whole list to write instead', () => {
@@ -70,14 +87,14 @@ describe('validate', () => {
 			],
 		});
 		expect(message).toBe(
-			'Client Countries (client.includeLocations) got "germany", "United Kingdom", which are not two-letter country codes; write it as "US, DE, GB" (ISO 3166 codes)',
+			'Client Countries (client.includeLocations) got "germany", "United Kingdom", which are not two-letter ISO 3166 country codes; write it as "US, DE, GB"',
 		);
 		expect(message).not.toMatch(/"type"|COUNTRY|GERMANY/);
 	});
 
 	it('suggests codes only for the names it knows', () => {
 		expect(messageFor({ 'client.excludeLocations': [{ type: 'COUNTRY', value: 'Narnia' }, { type: 'COUNTRY', value: 'France' }] })).toBe(
-			'Exclude Client Countries (client.excludeLocations) got "Narnia", "France", which are not two-letter country codes; use ISO 3166 codes such as "US, GB" ("FR" for France)',
+			'Exclude Client Countries (client.excludeLocations) got "Narnia", "France", which are not two-letter ISO 3166 country codes; use codes such as "US, GB" ("FR" for France)',
 		);
 	});
 
@@ -86,7 +103,7 @@ describe('validate', () => {
 		try {
 			const entries = Array.from({ length: 240 }, (_, i) => ({ type: 'COUNTRY', value: `Nowhere ${i}` }));
 			const message = messageFor({ 'client.includeLocations': [{ type: 'COUNTRY', value: 'Germany' }, ...entries] });
-			expect(message).toMatch(/got "Germany", "Nowhere 0", .* and 236 more, which are not two-letter country codes; use ISO 3166 codes such as "US, GB" \("DE" for Germany\)$/);
+			expect(message).toMatch(/got "Germany", "Nowhere 0", .* and 236 more, which are not two-letter ISO 3166 country codes; use codes such as "US, GB" \("DE" for Germany\)$/);
 			expect(lookUp.mock.calls.length).toBeLessThanOrEqual(5);
 		} finally {
 			lookUp.mockRestore();
@@ -120,6 +137,22 @@ describe('validate', () => {
 		]);
 		expect(objectAsTextIssues({ 'client.includeLocations': [{ type: 'COUNTRY', value: '[object Object]' }] })).toHaveLength(1);
 		expect(objectAsTextIssues({ 'includeKeywords.keywords': ['python'], 'future.key': '[object Object]' })).toEqual([]);
+	});
+
+	it('pairs every minimum with its maximum, the five ranges of the schema', () => {
+		expect(FILTER_RANGES.map(({ min, max }) => `${min.key} ${max.key}`)).toEqual([
+			'budget.hourlyRate.min budget.hourlyRate.max',
+			'budget.fixedPrice.min budget.fixedPrice.max',
+			'budget.connectsPrice.min budget.connectsPrice.max',
+			'budget.avgHourlyRate.min budget.avgHourlyRate.max',
+			'client.totalSpent.min client.totalSpent.max',
+		]);
+	});
+
+	it('judges a range only once both ends are valid, so a bad value is named on its own first', () => {
+		expect(messageFor({ 'budget.fixedPrice.min': '$500', 'budget.fixedPrice.max': '100' })).toMatch(/^Fixed Price Min \(USD\) \(budget.fixedPrice.min\) must be a non-negative amount/);
+		expect(messageFor({ 'budget.fixedPrice.min': '500.5', 'budget.fixedPrice.max': '500.50' })).toBe('');
+		expect(messageFor({ 'budget.fixedPrice.min': '500.51', 'budget.fixedPrice.max': '500.5' })).toMatch(/is 500.51, more than Fixed Price Max \(USD\) \(budget.fixedPrice.max\), 500.5;/);
 	});
 
 	it('leaves unknown keys to the server', () => {

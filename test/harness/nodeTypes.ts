@@ -1,3 +1,4 @@
+import { commonPollingParameters } from 'n8n-core/dist/nodes-loader/constants';
 import { existsSync } from 'fs';
 import { createRequire } from 'module';
 import { join } from 'path';
@@ -57,6 +58,12 @@ function loadNodeClass(folder: string, className: string): INodeType | undefined
 	return NodeClass ? new NodeClass() : undefined;
 }
 
+/** n8n's node loader gives every polling node its Poll Times field: so does the harness, so a poll reads it as in n8n. */
+function withPollTimes(nodeType: INodeType): INodeType {
+	nodeType.description.properties = [...commonPollingParameters, ...nodeType.description.properties];
+	return nodeType;
+}
+
 const extraNodeTypes: Record<string, INodeType | IVersionedNodeType> = {};
 
 /**
@@ -78,7 +85,7 @@ export interface LoadedTypes {
 export function loadNodeTypes(): LoadedTypes {
 	const nodes: Record<string, INodeType> = {
 		[JOB_SEARCH_TYPE]: loadNodeClass('JobSearch', 'JobSearch')!,
-		[JOB_SEARCH_TRIGGER_TYPE]: loadNodeClass('JobSearch', 'JobSearchTrigger')!,
+		[JOB_SEARCH_TRIGGER_TYPE]: withPollTimes(loadNodeClass('JobSearch', 'JobSearchTrigger')!),
 		[INPUT_TYPE]: new InputNode(),
 	};
 	const credential = new JobSearchApi();

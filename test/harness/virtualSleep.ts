@@ -8,8 +8,8 @@ type Sleep = (ms: number) => Promise<void>;
  * clock it reads by as much. n8n-workflow's index re-exports `sleep` through a getter over its
  * utils module, so replacing it there reaches every caller. Returns the undo.
  */
-export function moveTimeOnSleep(advance: (ms: number) => void): () => void {
-	const utils = require(join(dirname(require.resolve('n8n-workflow')), 'utils.js')) as { sleep: Sleep };
+export async function moveTimeOnSleep(advance: (ms: number) => void): Promise<() => void> {
+	const utils = (await import(join(dirname(require.resolve('n8n-workflow')), 'utils.js'))) as { sleep: Sleep };
 	const real = utils.sleep;
 	utils.sleep = async (ms: number) => {
 		advance(ms);

@@ -1,13 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { JOB_SEARCH_TYPE, loadNodeTypes } from '../harness';
-import { clientOp, getJob, runJobSearch, search, startTestService, type TestService } from './helpers';
+import { clientOp, getJob, runJobSearch, search } from './helpers';
+import { useTestService } from '../support/service';
 
-let service: TestService;
-beforeAll(async () => {
-	service = await startTestService();
-});
-afterAll(async () => await service.server.close());
+const service = useTestService();
 
 const returnedPairs = (run: { returned: Array<Array<{ pairedItem?: unknown }>> }) => run.returned[0]?.map((i) => i.pairedItem);
 
@@ -78,15 +75,17 @@ describe('Include Usage', () => {
 });
 
 describe('Simplify', () => {
-	it('writes an hourly range as "$min-$max/h", lower bound first', async () => {
+	it('writes what a job pays as one string: an hourly range lower bound first, cents only where there are any', async () => {
 		const { credentials } = await service.account('pro');
-		const jobs = service.server.admin.visibleJobs() as unknown as Array<{ uid: string; budget?: { hourlyRate?: { min?: number; max?: number } } }>;
-		const job = jobs.find((j) => j.budget?.hourlyRate?.min && j.budget.hourlyRate.max && j.budget.hourlyRate.min < j.budget.hourlyRate.max);
-		expect(job).toBeDefined();
-		const { output } = await runJobSearch(getJob(job!.uid), { credentials });
-		const { min, max } = job!.budget!.hourlyRate!;
-		const usd = (n: number) => `$${Number.isInteger(n) ? n : n.toFixed(2)}`;
-		expect(output[0].json.budget).toBe(`${usd(min!)}-${usd(max!)}/h`);
+		const [hourly, single, fixed] = service.server.admin.addJobs([
+			{ jobType: 'HOURLY', hourlyRate: 50, budget: { fixedBudget: null, hourlyRate: { min: 25.5, max: 50 } } },
+			{ jobType: 'HOURLY', hourlyRate: 40, budget: { fixedBudget: null, hourlyRate: { min: 40, max: 40 } } },
+			{ jobType: 'FIXED', hourlyRate: 0, budget: { fixedBudget: 500, hourlyRate: { min: null, max: null } } },
+		]);
+		const budgetOf = async (uid: string) => (await runJobSearch(getJob(uid), { credentials })).output[0].json.budget;
+		expect(await budgetOf(hourly.uid)).toBe('$25.50-$50/h');
+		expect(await budgetOf(single.uid)).toBe('$40/h');
+		expect(await budgetOf(fixed.uid)).toBe('$500 fixed');
 	});
 });
 

@@ -1,10 +1,10 @@
-import { recordingSleep } from './sleeps';
+import { recordingSleep } from '../support/sleeps';
 
 // Backoffs and 429 waits are recorded, not waited out.
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: recordingSleep }));
 
 import { getJob, runJobSearch, search } from './helpers';
-import { answer, startScriptedHost, type ScriptedHost } from './scriptedHost';
+import { answer, startScriptedHost, type ScriptedHost } from '../support/hosts';
 
 const KEY = 'gm_aBrokenHostNeverSeesThisKey';
 const detailsOf = (error: unknown) => (error as { context?: { jobSearch?: Record<string, unknown> } })?.context?.jobSearch;

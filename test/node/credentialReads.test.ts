@@ -1,11 +1,8 @@
 import { HarnessCredentialsHelper } from '../harness';
-import { getJob, runJobSearch, startTestService, type TestService } from './helpers';
+import { getJob, runJobSearch } from './helpers';
+import { useTestService } from '../support/service';
 
-let service: TestService;
-beforeAll(async () => {
-	service = await startTestService();
-});
-afterAll(async () => await service.server.close());
+const service = useTestService();
 
 describe('credential reads', () => {
 	it("reads the credential once per request and hands it to n8n's helper instead of a second read", async () => {

@@ -24,7 +24,9 @@ describe('the Job Search node description', () => {
 		const collections = properties.filter((p) => p.type === 'collection' && p.name.endsWith('Filters'));
 		const fields = collections.flatMap((c) => c.options as INodeProperties[]);
 		expect(fields).toHaveLength(FILTERS.length - 1);
-		expect(properties.map((p) => p.name)).toEqual(expect.arrayContaining(['returnAll', 'limit', 'additionalFilters']));
+		expect(properties.map((p) => p.name)).toEqual(expect.arrayContaining(['returnAll', 'limit']));
+		const options = properties.find((p) => p.name === 'options')?.options as INodeProperties[];
+		expect(options.find((o) => o.name === 'additionalFilters')?.displayOptions).toEqual({ show: { '/operation': ['search'] } });
 	});
 
 	it('is usable as an AI Agent tool and has light and dark icons and a codex with aliases', () => {

@@ -1,4 +1,4 @@
-import { recordingSleep, takeWaits, waitsMove } from './sleeps';
+import { recordingSleep, takeWaits, waitsMove } from '../support/sleeps';
 
 // Backoffs and 429 waits are recorded and move the server's clock: nothing here waits in real
 // time, and the rate-limit window below cannot pass between two requests on a slow machine.
@@ -7,19 +7,15 @@ jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep:
 import { createManualClock } from '../../server';
 import { serviceError } from '../../nodes/JobSearch/transport/errors';
 import { RETRY_AFTER_CUSHION_MS } from '../../nodes/JobSearch/transport/tunables';
-import { clientOp, getJob, runJobSearch, search, startTestService, type TestService } from './helpers';
-import { startRedirectingFront } from './redirectingFront';
-import { answer, startScriptedHost } from './scriptedHost';
+import { clientOp, getJob, runJobSearch, search } from './helpers';
+import { useTestService } from '../support/service';
+import { answer, startRedirectingFront, startScriptedHost } from '../support/hosts';
 
 const clock = createManualClock(Date.parse('2026-11-20T12:00:00.000Z'));
 waitsMove(clock);
 
-let service: TestService;
-beforeAll(async () => {
-	service = await startTestService({ clock, faults: true, rateLimits: { free: { requests: 2, windowMs: 300 } } });
-});
+const service = useTestService({ clock, faults: true, rateLimits: { free: { requests: 2, windowMs: 300 } } });
 beforeEach(() => takeWaits());
-afterAll(async () => await service.server.close());
 
 const detailsOf = (error: unknown) => (error as { context?: { jobSearch?: Record<string, unknown> } })?.context?.jobSearch;
 
@@ -50,7 +46,7 @@ describe('errors the service answers', () => {
 
 	it('repeats the service field message on 400 and does not retry it', async () => {
 		const { id, credentials } = await service.account('pro');
-		const { error } = await runJobSearch(search({ additionalFilters: '{"budget.hourlyRat.min": "5"}', options: { maxRetries: 3 } }), {
+		const { error } = await runJobSearch(search({ options: { additionalFilters: '{"budget.hourlyRat.min": "5"}', maxRetries: 3 } }), {
 			credentials,
 		});
 		expect(error?.message).toMatch(/^The service rejected the input: .*budget\.hourlyRat\.min/);
@@ -76,7 +72,7 @@ describe('errors the service answers', () => {
 			expect(error?.description).toContain('Base URL');
 			expect((error as { httpCode?: string }).httpCode).toBe('301');
 			expect(detailsOf(error)).toEqual(expect.objectContaining({ error_code: 'redirected', httpCode: 301 }));
-			expect(front.requests()).toBe(1);
+			expect(front.requests()).toHaveLength(1);
 		} finally {
 			await front.close();
 		}
@@ -125,7 +121,7 @@ describe('errors the service answers', () => {
 		const { credentials } = await service.account('pro');
 		// A key the node's pre-flight leaves to the server, so the oversized body is actually sent (a keyword that long is refused before sending).
 		const huge = JSON.stringify({ padding: 'x'.repeat(10.5 * 1024 * 1024) });
-		const { error } = await runJobSearch(search({ additionalFilters: huge }), { credentials });
+		const { error } = await runJobSearch(search({ options: { additionalFilters: huge } }), { credentials });
 		expect(error?.message).toContain('10 MiB');
 		expect(detailsOf(error)?.error_code).toBe('payload_too_large');
 	});

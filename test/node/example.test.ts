@@ -3,13 +3,9 @@ import { join } from 'path';
 import type { IConnections, INode } from 'n8n-workflow';
 
 import { INPUT_TYPE, runWorkflow } from '../harness';
-import { startTestService, type TestService } from './helpers';
+import { useTestService } from '../support/service';
 
-let service: TestService;
-beforeAll(async () => {
-	service = await startTestService();
-});
-afterAll(async () => await service.server.close());
+const service = useTestService();
 
 describe('examples/search-then-get-job.json', () => {
 	it('searches three jobs and gets each of them, within its credit cap', async () => {

@@ -1,6 +1,7 @@
 import { NodeHelpers, type INodeParameters, type INodeProperties } from 'n8n-workflow';
 
 import { JOB_SEARCH_TYPE, loadNodeTypes } from '../harness/nodeTypes';
+import { updateDisplayOptions } from '../../nodes/JobSearch/actions/common.descriptions';
 import { PRICE_MICROCENTS } from '../../nodes/JobSearch/service/pricing';
 
 const node = loadNodeTypes().nodes[JOB_SEARCH_TYPE];
@@ -51,5 +52,22 @@ describe('the Job Search fields in the editor', () => {
 		expect(limit.hint).toContain(`Every returned job is billed, $${perJob} each`);
 		expect(limit.hint).toContain(`($${(perJob * (limit.default as number)).toFixed(4)} for ${limit.default as number})`);
 		expect(limit.hint!.length).toBeLessThanOrEqual(120);
+	});
+});
+
+describe('updateDisplayOptions, which places the shared fields', () => {
+	const field = (displayOptions?: INodeProperties['displayOptions']): INodeProperties => ({ displayName: 'A', name: 'a', type: 'string', default: '', displayOptions });
+
+	it('shows a field where it is told, and keeps the field\'s own conditions, which win on the same key', () => {
+		const [placed] = updateDisplayOptions({ show: { resource: ['job'], '@tool': [false] } }, [
+			field({ show: { '@tool': [true], returnAll: [false] }, hide: { toolOutput: ['raw'] } }),
+		]);
+		expect(placed.displayOptions).toEqual({ show: { resource: ['job'], '@tool': [true], returnAll: [false] }, hide: { toolOutput: ['raw'] } });
+	});
+
+	it('gives a field without conditions only the ones it is told, and leaves the field it was given as it was', () => {
+		const given = field();
+		expect(updateDisplayOptions({ show: { operation: ['get'] } }, [given])[0].displayOptions).toEqual({ show: { operation: ['get'] } });
+		expect(given.displayOptions).toBeUndefined();
 	});
 });

@@ -1,6 +1,5 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { startServer, type RunningServer, type StartServerOptions } from '../../server';
 import { chain, INPUT_TYPE, JOB_SEARCH_TYPE, runWorkflow, type HarnessCredentials, type WorkflowResult } from '../harness';
 
 export interface NodeRun extends WorkflowResult {
@@ -37,28 +36,6 @@ export async function runJobSearch(parameters: INodeParameters, options: RunNode
 		connections: chain('Input', 'Job Search'),
 	});
 	return { ...result, output: result.items['Job Search'] ?? [] };
-}
-
-export interface TestService {
-	server: RunningServer;
-	/** Credentials of a fresh account of the given plan. */
-	account(plan: 'free' | 'pro' | 'enterprise', balance?: { poolMicrocents?: number; packMicrocents?: number }): Promise<{
-		id: string;
-		key: string;
-		credentials: HarnessCredentials;
-	}>;
-}
-
-export async function startTestService(options: StartServerOptions = {}): Promise<TestService> {
-	const server = await startServer({ jobs: 300, ...options });
-	let counter = 0;
-	return {
-		server,
-		account: async (plan, balance = {}) => {
-			const { id, key } = await server.admin.createAccount({ id: `acct-${plan}-${++counter}`, plan, ...balance });
-			return { id, key, credentials: { apiKey: key, baseUrl: server.url, mcpUrl: server.mcpUrl } };
-		},
-	};
 }
 
 export const search = (extra: INodeParameters = {}): INodeParameters => ({

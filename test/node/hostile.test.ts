@@ -1,21 +1,18 @@
-import { recordingSleep, takeWaits } from './sleeps';
+import { recordingSleep, takeWaits } from '../support/sleeps';
 
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: recordingSleep }));
 
 import { BACKOFF_BASE_MS, DEFAULT_MAX_RETRIES, RETRY_AFTER_CUSHION_MS } from '../../nodes/JobSearch/transport/tunables';
-import { clientOp, getJob, runJobSearch, search, startTestService, type TestService } from './helpers';
-import { answer, startScriptedHost, type ScriptedHost, type Script } from './scriptedHost';
+import { clientOp, getJob, runJobSearch, search } from './helpers';
+import { useTestService } from '../support/service';
+import { answer, startScriptedHost, type ScriptedHost, type Script } from '../support/hosts';
 
 const KEY = 'gm_hostileHostTestKey';
 const detailsOf = (error: unknown) => (error as { context?: { jobSearch?: Record<string, unknown> } })?.context?.jobSearch;
 const failureOf = (error: unknown) => (error as { failure?: unknown })?.failure;
 const envelope = { data: { jobs: [], total: 0 }, usage: { consumedMicrocents: 0, remainingMicrocents: 100 } };
 
-let service: TestService;
-beforeAll(async () => {
-	service = await startTestService();
-});
-afterAll(async () => await service.server.close());
+const service = useTestService();
 
 let host: ScriptedHost | undefined;
 beforeEach(() => takeWaits());
@@ -123,7 +120,7 @@ describe('error texts at the edges', () => {
 		const credentials = await hostWith((_req, res) => answer(res, 200, envelope));
 		// An unknown key: the schema's own bounds would refuse a keyword that long first.
 		const huge = JSON.stringify({ padding: 'x'.repeat(10.5 * 1024 * 1024) });
-		const { error } = await runJobSearch(search({ additionalFilters: huge, options: { maxRetries: 3 } }), { credentials });
+		const { error } = await runJobSearch(search({ options: { additionalFilters: huge, maxRetries: 3 } }), { credentials });
 		expect(error?.message).toBe('The request is 10.5 MiB, more than the service accepts (10 MiB per call) [item 0]');
 		expect(detailsOf(error)?.error_code).toBe('payload_too_large');
 		expect(host!.requests()).toEqual([]);
@@ -178,7 +175,7 @@ describe('input that would be sent wrong', () => {
 		['a nested key', '{"client.includeLocations": [{"__proto__": {}, "type": "COUNTRY", "value": "US"}]}'],
 	])('refuses a "__proto__" key in Additional Filters with %s before sending anything', async (_name, additionalFilters) => {
 		const { id, credentials } = await service.account('pro');
-		const { error } = await runJobSearch(search({ additionalFilters }), { credentials, input: [{}, {}] });
+		const { error } = await runJobSearch(search({ options: { additionalFilters } }), { credentials, input: [{}, {}] });
 		expect(error?.message).toBe('Additional Filters (JSON) has a key "__proto__", which is no filter [item 0]');
 		expect(detailsOf(error)?.error_code).toBe('invalid_input');
 		expect(service.server.admin.callLog(id)).toEqual([]);
@@ -211,7 +208,7 @@ describe('input that would be sent wrong', () => {
 		const { id, credentials } = await service.account('pro');
 		const { error } = await runJobSearch(search({ clientFilters: { clientIncludeLocations: 'us, Germany, France' } }), { credentials, input: [{}, {}] });
 		expect(error?.message).toBe(
-			'Client Countries (client.includeLocations) got "Germany", "France", which are not two-letter country codes; write it as "US, DE, FR" (ISO 3166 codes) [item 0]',
+			'Client Countries (client.includeLocations) got "Germany", "France", which are not two-letter ISO 3166 country codes; write it as "US, DE, FR" [item 0]',
 		);
 		expect(detailsOf(error)?.error_code).toBe('invalid_input');
 		expect(service.server.admin.callLog(id)).toEqual([]);

@@ -1,4 +1,4 @@
-import { recordingSleep } from './sleeps';
+import { recordingSleep } from '../support/sleeps';
 
 // Backoffs are recorded, not waited out.
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: recordingSleep }));
@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { PRICE_MICROCENTS } from '../../nodes/JobSearch/service/pricing';
 import { runJobSearch, search } from './helpers';
-import { answer, startScriptedHost, type ScriptedHost, type SeenRequest } from './scriptedHost';
+import { answer, startScriptedHost, type ScriptedHost, type SeenRequest } from '../support/hosts';
 
 const KEY = 'gm_aHostThatIgnoresToDateNeverSeesThis';
 const NEWEST_MS = Date.parse('2026-11-01T12:00:00.000Z');

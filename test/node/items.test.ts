@@ -1,17 +1,14 @@
-import { recordingSleep, takeWaits } from './sleeps';
+import { recordingSleep, takeWaits } from '../support/sleeps';
 
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: recordingSleep }));
 
 import { Pacer } from '../../nodes/JobSearch/actions/common/executionLimits';
 import { PRICE_MICROCENTS } from '../../nodes/JobSearch/service/pricing';
-import { startCountingProxy } from './countingProxy';
-import { getJob, runJobSearch, search, startTestService, type TestService } from './helpers';
+import { startProxy } from '../support/proxy';
+import { getJob, runJobSearch, search } from './helpers';
+import { useTestService } from '../support/service';
 
-let service: TestService;
-beforeAll(async () => {
-	service = await startTestService({ faults: true });
-});
-afterAll(async () => await service.server.close());
+const service = useTestService({ faults: true });
 
 describe('many input items', () => {
 	it.each([
@@ -21,7 +18,7 @@ describe('many input items', () => {
 		const { credentials } = await service.account('enterprise');
 		// The first `expected` requests are held until all have arrived: that many in flight is
 		// certain on any machine; the delay gives a node that sent more the time to be seen.
-		const proxy = await startCountingProxy(service.server.url, expected);
+		const proxy = await startProxy(service.server.url, { holdFirst: expected });
 		try {
 			const jobs = service.server.admin.visibleJobs().slice(0, 12);
 			service.server.admin.injectFault({ kind: 'delay', delayMs: 30, times: jobs.length, tool: 'get_job' });

@@ -1,15 +1,12 @@
 import { NodeHelpers, type IDataObject, type INodeParameters, type INodeProperties } from 'n8n-workflow';
 
 import { JobSearch } from '../../nodes/JobSearch/JobSearch.node';
-import { JOB_LINK_UID_PATTERN } from '../../nodes/JobSearch/actions/common/jobLink';
-import { clientOp, getJob, runJobSearch, startTestService, type TestService } from './helpers';
+import { JOB_LINK_UID_PATTERN } from '../../nodes/JobSearch/actions/common/jobUid';
+import { clientOp, getJob, runJobSearch } from './helpers';
+import { useTestService } from '../support/service';
 import { callAsTool } from './toolHarness';
 
-let service: TestService;
-beforeAll(async () => {
-	service = await startTestService();
-});
-afterAll(async () => await service.server.close());
+const service = useTestService();
 
 const byUrl = (value: string) => ({ __rl: true, mode: 'url', value });
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });

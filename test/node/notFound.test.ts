@@ -1,10 +1,7 @@
-import { getJob, runJobSearch, search, startTestService, type TestService } from './helpers';
+import { getJob, runJobSearch, search } from './helpers';
+import { useTestService } from '../support/service';
 
-let service: TestService;
-beforeAll(async () => {
-	service = await startTestService();
-});
-afterAll(async () => await service.server.close());
+const service = useTestService();
 
 describe('a 404, told by the tool that got it', () => {
 	it('tells Search Jobs at a Base URL with a path to remove the path, not to check a Job UID', async () => {

@@ -3,15 +3,12 @@ import { join } from 'path';
 
 import { PACKAGE_VERSION, USER_AGENT } from '../../nodes/JobSearch/transport';
 import { createManualClock } from '../../server/clock';
-import { clientOp, getJob, runJobSearch, search, startTestService, type NodeRun, type TestService } from './helpers';
+import { clientOp, getJob, runJobSearch, search, type NodeRun } from './helpers';
+import { useTestService, startTestService } from '../support/service';
 
 const hintsOf = (run: NodeRun) => run.run.data.resultData.runData['Job Search']?.[0]?.hints ?? [];
 
-let service: TestService;
-beforeAll(async () => {
-	service = await startTestService();
-});
-afterAll(async () => await service.server.close());
+const service = useTestService();
 
 describe('Search Jobs', () => {
 	it('returns one simplified item per job, newest first, with pairedItem', async () => {
@@ -44,7 +41,7 @@ describe('Search Jobs', () => {
 				simplify: false,
 				budgetFilters: { budgetConnectsPriceMax: 6 },
 				clientFilters: { clientIncludeLocations: 'us, gb' },
-				additionalFilters: JSON.stringify({ 'client.paymentMethodVerified': true }),
+				options: { additionalFilters: JSON.stringify({ 'client.paymentMethodVerified': true }) },
 			}),
 			{ credentials },
 		);
@@ -135,8 +132,8 @@ describe('Search Jobs', () => {
 			(await runJobSearch(search({ limit: 1000, ...parameters }), { credentials })).output.map((i) => i.json.uid);
 		const lastHour = await uids({ basicFilters: { searchPeriod: '1' } });
 		const lastWeek = await uids({ basicFilters: { searchPeriod: '168' } });
-		expect(lastWeek).toEqual(await uids({ additionalFilters: '{"searchPeriod": "7d"}' }));
-		expect(lastHour).toEqual(await uids({ additionalFilters: '{"searchPeriod": "1h"}' }));
+		expect(lastWeek).toEqual(await uids({ options: { additionalFilters: '{"searchPeriod": "7d"}' } }));
+		expect(lastHour).toEqual(await uids({ options: { additionalFilters: '{"searchPeriod": "1h"}' } }));
 		expect(lastHour.length).toBeLessThan(lastWeek.length);
 	});
 
@@ -154,7 +151,7 @@ describe('Search Jobs', () => {
 
 	it('rejects Additional Filters that are not a JSON object before sending anything', async () => {
 		const { id, credentials } = await service.account('pro');
-		const { error } = await runJobSearch(search({ additionalFilters: '{"searchPeriod": ' }), { credentials });
+		const { error } = await runJobSearch(search({ options: { additionalFilters: '{"searchPeriod": ' } }), { credentials });
 		expect(error?.message).toMatch(/Additional Filters \(JSON\) is not valid JSON.*\[item 0\]/);
 		expect(service.server.admin.callLog(id)).toEqual([]);
 	});

@@ -5,8 +5,9 @@ import type { HarnessCredentials } from '../harness';
 import { PRICE_MICROCENTS } from '../../nodes/JobSearch/service/pricing';
 import { createManualClock } from '../../server/clock';
 import type { Job } from '../../server/model';
-import { startBetweenPagesProxy, type BetweenPagesProxy } from './betweenPagesProxy';
-import { runJobSearch, search, startTestService, type TestService } from './helpers';
+import { startProxy, type Proxy } from '../support/proxy';
+import { runJobSearch, search } from './helpers';
+import { startTestService, type TestService } from '../support/service';
 
 const START_MS = Date.parse('2026-11-01T12:00:00.000Z');
 const mockClock = createManualClock(START_MS);
@@ -56,7 +57,7 @@ const returnAll = (options: INodeParameters = {}): INodeParameters =>
 	search({ returnAll: true, basicFilters: { searchPeriod: '720' }, options });
 
 let service: TestService;
-let proxy: BetweenPagesProxy | undefined;
+let proxy: Proxy | undefined;
 let betweenPages: (n: number) => void = () => undefined;
 
 beforeAll(async () => {
@@ -67,7 +68,7 @@ afterAll(async () => await service.server.close());
 beforeEach(async () => {
 	mockClock.set(START_MS);
 	betweenPages = () => undefined;
-	proxy = await startBetweenPagesProxy(service.server.url, (n) => betweenPages(n));
+	proxy = await startProxy(service.server.url, { afterAnswer: (n) => betweenPages(n) });
 });
 afterEach(async () => {
 	service.server.admin.clearFaults();

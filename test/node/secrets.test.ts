@@ -1,11 +1,11 @@
-import { recordingSleep } from './sleeps';
+import { recordingSleep } from '../support/sleeps';
 
 // Backoffs and 429 waits are recorded, not waited out.
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: recordingSleep }));
 
-import { getJob, runJobSearch, clientOp, search, startTestService, type NodeRun, type TestService } from './helpers';
-import { startHeaderRecorder, startRedirectingFront } from './redirectingFront';
-import { answer, startScriptedHost } from './scriptedHost';
+import { getJob, runJobSearch, clientOp, search, type NodeRun } from './helpers';
+import { useTestService } from '../support/service';
+import { answer, startOtherHost, startRedirectingFront, startScriptedHost } from '../support/hosts';
 import { redact } from '../../nodes/JobSearch/transport';
 
 /** Every console line from here on, instead of printed (restored by jest.restoreAllMocks). */
@@ -17,11 +17,7 @@ function captureConsole(): string[] {
 	return lines;
 }
 
-let service: TestService;
-beforeAll(async () => {
-	service = await startTestService({ faults: true, rateLimits: { free: { requests: 1, windowMs: 300 } } });
-});
-afterAll(async () => await service.server.close());
+const service = useTestService({ faults: true, rateLimits: { free: { requests: 1, windowMs: 300 } } });
 
 /** Every string reachable from `root`, non-enumerable properties (such as `cause`) included. */
 function allStrings(root: unknown): string[] {
@@ -75,7 +71,7 @@ describe('the API key', () => {
 			[free.key, () => runJobSearch(clientOp('getActivity', job.uid), { credentials: free.credentials })],
 			[free.key, () => runJobSearch(search({ options: { maxRetryWaitSeconds: 0 } }), { credentials: free.credentials, input: [{}, {}] })],
 			[pro.key, () => runJobSearch(getJob('1'), { credentials: pro.credentials })],
-			[pro.key, () => runJobSearch(search({ additionalFilters: '{"nope": 1}' }), { credentials: pro.credentials })],
+			[pro.key, () => runJobSearch(search({ options: { additionalFilters: '{"nope": 1}' } }), { credentials: pro.credentials })],
 			[
 				pro.key,
 				() => {
@@ -145,13 +141,13 @@ describe('a host that echoes the Authorization header back', () => {
 describe('a Base URL that redirects to another host', () => {
 	it('does not carry the API key over to that host', async () => {
 		const { credentials } = await service.account('pro');
-		const elsewhere = await startHeaderRecorder();
+		const elsewhere = await startOtherHost();
 		const front = await startRedirectingFront(elsewhere.url);
 		try {
 			const { error } = await runJobSearch(search({ options: { maxRetries: 0 } }), { credentials: { ...credentials, baseUrl: front.url } });
 			expect(error).toBeDefined();
-			expect(front.requests()).toBe(1);
-			expect(elsewhere.authorizations()).toEqual([undefined]);
+			expect(front.requests()).toHaveLength(1);
+			expect(elsewhere.requests().map((r) => r.authorization)).toEqual([undefined]);
 		} finally {
 			await front.close();
 			await elsewhere.close();

@@ -1,12 +1,9 @@
 import { TOOL_DESCRIPTION_CHARS } from '../../nodes/JobSearch/output';
-import { getJob, runJobSearch, search, startTestService, type TestService } from './helpers';
+import { getJob, runJobSearch, search } from './helpers';
+import { useTestService } from '../support/service';
 import { callAsTool, fromAi } from './toolHarness';
 
-let service: TestService;
-beforeAll(async () => {
-	service = await startTestService();
-});
-afterAll(async () => await service.server.close());
+const service = useTestService();
 
 describe('Job Search as an AI Agent tool', () => {
 	it('answers a search with compact jobs whose long descriptions are cut, saying how to read the rest', async () => {
@@ -51,7 +48,7 @@ describe('Job Search as an AI Agent tool', () => {
 	it('refuses a model that puts "limit" into Additional Filters, billing nothing, whatever Max Jobs per Tool Call says', async () => {
 		const { id, credentials } = await service.account('pro');
 		const call = callAsTool(
-			search({ limit: fromAi('limit', 'number'), additionalFilters: fromAi('additionalFilters', 'string') }),
+			search({ limit: fromAi('limit', 'number'), options: { additionalFilters: fromAi('additionalFilters', 'string') } }),
 			{ limit: 5, additionalFilters: '{"limit": 500}' },
 			credentials,
 		);
@@ -61,7 +58,7 @@ describe('Job Search as an AI Agent tool', () => {
 
 	it('refuses "limit" in Additional Filters in a workflow too, before any item is billed', async () => {
 		const { id, credentials } = await service.account('pro');
-		const { error, output } = await runJobSearch(search({ limit: 5, additionalFilters: '{"limit": 500}' }), { credentials, input: [{}, {}] });
+		const { error, output } = await runJobSearch(search({ limit: 5, options: { additionalFilters: '{"limit": 500}' } }), { credentials, input: [{}, {}] });
 		expect(output).toEqual([]);
 		expect(error?.message).toBe('Additional Filters (JSON) sets "limit", which the node sets itself. Remove it and use "Limit" instead [item 0]');
 		expect(service.server.admin.callLog(id)).toEqual([]);

@@ -1,13 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { getJob, search, startTestService, type TestService } from './helpers';
+import { getJob, search } from './helpers';
+import { useTestService } from '../support/service';
 import { callAsTool, fromAi } from './toolHarness';
 
-let service: TestService;
-beforeAll(async () => {
-	service = await startTestService();
-});
-afterAll(async () => await service.server.close());
+const service = useTestService();
 
 describe('the Output of Job Search as an AI Agent tool', () => {
 	it('gives the whole record with Raw', async () => {

@@ -1,5 +1,5 @@
 import net from 'net';
-import { FILTERS, INPUT_BOUNDS, boundsOf, categoryValues, type FilterSpec } from '../../nodes/JobSearch/filters';
+import { COUNTRY_CODES, FILTERS, INPUT_BOUNDS, boundsOf, categoryValues, type FilterSpec } from '../../nodes/JobSearch/filters';
 import { MAX_JSON_DEPTH } from '../../server/jsonBody';
 import { pathologicalCases } from '../fuzz/pathological';
 import type { AuthenticatedRequest } from '../../server';
@@ -44,7 +44,7 @@ function largestValue(spec: FilterSpec): unknown {
 		case 'textList':
 			return Array.from({ length: maxItems }, (_, i) => `${i}`.padEnd(maxLength, 'k'));
 		case 'locationList':
-			return Array.from({ length: maxItems }, (_, i) => ({ type: 'COUNTRY', value: String.fromCharCode(65 + (i % 26), 65 + Math.floor(i / 26)) }));
+			return Array.from({ length: maxItems }, (_, i) => ({ type: 'COUNTRY', value: COUNTRY_CODES[i % COUNTRY_CODES.length] }));
 		case 'money':
 			return '1'.repeat(maxLength);
 		case 'dateTime':

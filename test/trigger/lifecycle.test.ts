@@ -6,7 +6,7 @@ import { PRICE_MICROCENTS } from '../../nodes/JobSearch/service/pricing';
 import { JOB_SEARCH_TRIGGER_TYPE, loadNodeTypes } from '../harness';
 import { createPoller } from '../harness/poll';
 import { DAY_START, FAKE_DATE_ONLY, HOUR, MINUTE, VERIFIED_CLIENTS, startHarnessed, type Harnessed, type TimeControl } from './scriptedDay';
-import { startSlowProxy } from './slowProxy';
+import { startSlowProxy } from '../support/proxy';
 
 // Activation, "Fetch Test Event", bounded polls and clear failures, each in real n8n-core's
 // PollContext against the reference server in live mode.

@@ -6,10 +6,10 @@ import type { IPollFunctions } from 'n8n-workflow';
 import { pollBudgetMs } from '../../nodes/JobSearch/trigger/pollTime';
 import { GUARD_KEY } from '../../nodes/JobSearch/trigger/pollLock';
 import { createPoller, type Poller } from '../harness/poll';
-import { listenOnLoopback } from '../node/loopbackServer';
+import { listenOnLoopback } from '../support/hosts';
 import { propertyParameters } from '../support/property';
 import { FAKE_DATE_ONLY, MINUTE, startHarnessed, type Harnessed, type TimeControl } from './scriptedDay';
-import { startSlowProxy } from './slowProxy';
+import { startSlowProxy } from '../support/proxy';
 
 // n8n 2.8 calls poll() at every tick of Poll Times without waiting for the poll before, on one
 // PollContext and one static data object. Here the second poll starts while the first one's

@@ -1,4 +1,4 @@
-import { recordingSleep, takeWaits } from '../node/sleeps';
+import { recordingSleep, takeWaits } from '../support/sleeps';
 
 // The transport's backoffs and 429 waits are recorded, not waited out (the failing day below asks for several).
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: recordingSleep }));

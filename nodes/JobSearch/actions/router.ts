@@ -4,7 +4,7 @@ import { operationError } from '../transport/errors';
 import * as client from './client';
 import * as job from './job';
 import { runItems, type RunSettings } from './common/runItems';
-import type { Operation, Resource, Router } from './types';
+import type { Operation, Resource, Router } from './common/types';
 
 /** Which operation serves each resource and operation name: a table, so a new operation is one line. */
 export const router: Router = {

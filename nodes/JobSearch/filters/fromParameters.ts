@@ -1,5 +1,3 @@
-import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
-
 import { GROUP_COLLECTIONS } from './naming';
 import { hasProtoKey } from './protoKey';
 import { toRequestBody, type RequestBodyOptions } from './toRequestBody';
@@ -7,50 +5,16 @@ import type { FilterIssue, SearchJobsBody } from './types';
 import { objectAsTextIssues, validate } from './validate';
 
 export const ADDITIONAL_FILTERS = 'additionalFilters';
-const ADDITIONAL_FILTERS_TITLE = 'Additional Filters (JSON)';
+export const ADDITIONAL_FILTERS_TITLE = 'Additional Filters (JSON)';
 const ADDITIONAL_FILTERS_HOW_TO = 'Write one JSON object of flat wire keys, e.g. {"budget.hourlyRate.min": "40"}.';
 
 /** The collection Additional Filters (JSON) is an entry of, in both nodes. */
 const OPTIONS = 'options';
 
-/**
- * The escape hatch for filter keys the schema does not know yet, as an entry of the Options
- * collection (n8n's rules keep optional JSON out of the top level); merged last, so it wins.
- */
-export function additionalFiltersOption(displayOptions?: IDisplayOptions): INodeProperties {
-	return {
-		displayName: ADDITIONAL_FILTERS_TITLE,
-		name: ADDITIONAL_FILTERS,
-		type: 'json',
-		default: '{}',
-		...(displayOptions ? { displayOptions } : {}),
-		description:
-			'Filter keys this node has no field for yet, as flat wire keys, e.g. {"budget.hourlyRate.min": "40"}. Merged last, so they win over the filter fields. The service refuses unknown keys.',
-	};
-}
-
-/**
- * Additional Filters (JSON) used to be a top-level field. n8n drops saved parameters a node no
- * longer declares, so this hidden one keeps such a workflow's value, which still applies.
- */
-export function legacyAdditionalFiltersProperty(displayOptions?: IDisplayOptions): INodeProperties {
-	return {
-		displayName: ADDITIONAL_FILTERS_TITLE,
-		name: ADDITIONAL_FILTERS,
-		type: 'hidden',
-		default: '{}',
-		...(displayOptions ? { displayOptions } : {}),
-	};
-}
-
-/**
- * The one place that reads Additional Filters (JSON): the Options entry when it is set, else the
- * top-level value of a workflow saved before the field moved. `parameter` reads a node parameter.
- */
-export function readAdditionalFilters(parameter: (name: string) => unknown): unknown {
+/** Additional Filters (JSON), an entry of the Options collection of both nodes. `parameter` reads a node parameter. */
+function readAdditionalFilters(parameter: (name: string) => unknown): unknown {
 	const options = parameter(OPTIONS);
-	const entry = typeof options === 'object' && options !== null ? (options as Record<string, unknown>)[ADDITIONAL_FILTERS] : undefined;
-	return entry !== undefined ? entry : parameter(ADDITIONAL_FILTERS);
+	return typeof options === 'object' && options !== null ? (options as Record<string, unknown>)[ADDITIONAL_FILTERS] : undefined;
 }
 
 type Parsed = { filters: Record<string, unknown> } | { issue: FilterIssue };

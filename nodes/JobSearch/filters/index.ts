@@ -1,20 +1,17 @@
-export { FILTERS, FILTER_BY_KEY, MAX_ROWS_PER_CALL, DEFAULT_ROWS_PER_CALL, INPUT_BOUNDS } from './schema';
+export { FILTERS, FILTER_BY_KEY, FILTER_RANGES, MAX_ROWS_PER_CALL, DEFAULT_ROWS_PER_CALL, INPUT_BOUNDS } from './schema';
 export { CATEGORY_GROUPS, categoryValues } from './categories';
 export { FILTER_GROUPS } from './types';
-export type { FilterSpec, FilterGroup, FilterIssue, SearchJobsBody, CountryLocation, EnumOption } from './types';
+export type { FilterSpec, CountryLocation } from './types';
 export { GROUP_COLLECTIONS, toParameterName } from './naming';
 export { toNodeProperties } from './toNodeProperties';
-export { toRequestBody, toWireValue, type FilterCollections, type RequestBodyOptions } from './toRequestBody';
-export { validate, preview } from './validate';
-export { boundsOf, type ValueBounds } from './bounds';
-export { toJsonSchema, filterToJsonSchema, type JsonSchema, type SchemaOptions } from './toJsonSchema';
-export { TOOL_NAMES, toolDefinitions, type ToolName, type ToolDefinition } from './tools';
-export { JOB_UID_PATTERN, MONEY_PATTERN, COUNTRY_CODE_PATTERN, DATE_TIME_PATTERN } from './wireFormats';
+export { toRequestBody } from './toRequestBody';
+export { validate, rangeIssues, preview } from './validate';
+export { boundsOf } from './bounds';
+export { toJsonSchema, type JsonSchema } from './toJsonSchema';
+export { TOOL_NAMES, toolDefinitions, type ToolName } from './tools';
+export { COUNTRY_CODES, JOB_UID_PATTERN } from './wireFormats';
 export {
 	ADDITIONAL_FILTERS,
-	additionalFiltersOption,
-	legacyAdditionalFiltersProperty,
-	readAdditionalFilters,
+	ADDITIONAL_FILTERS_TITLE,
 	searchFiltersFromParameters,
-	type SearchFilters,
 } from './fromParameters';

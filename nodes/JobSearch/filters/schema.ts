@@ -93,7 +93,7 @@ const VENDOR_TYPES: readonly EnumOption[] = [
 ];
 
 const COUNTRY_HELP =
-	'Comma-separated two-letter ISO 3166 country codes, for example "US, GB, DE".';
+	'Comma-separated two-letter ISO 3166-1 country codes, for example "US, GB, DE" (GB is the United Kingdom).';
 
 export const FILTERS: readonly FilterSpec[] = [
 	// Basic
@@ -580,3 +580,17 @@ export const FILTERS: readonly FilterSpec[] = [
 ];
 
 export const FILTER_BY_KEY: ReadonlyMap<string, FilterSpec> = new Map(FILTERS.map((f) => [f.key, f]));
+
+export interface FilterRange {
+	min: FilterSpec;
+	max: FilterSpec;
+}
+
+/**
+ * Every minimum with its maximum ("budget.fixedPrice.min" and "budget.fixedPrice.max"): a minimum
+ * above its maximum matches no job, so it is refused wherever a search is checked.
+ */
+export const FILTER_RANGES: readonly FilterRange[] = FILTERS.flatMap((min) => {
+	const max = min.key.endsWith('.min') ? FILTER_BY_KEY.get(`${min.key.slice(0, -'min'.length)}max`) : undefined;
+	return max ? [{ min, max }] : [];
+});

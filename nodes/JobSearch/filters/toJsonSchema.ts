@@ -1,7 +1,7 @@
 import { boundsOf, wireValues } from './bounds';
 import { FILTERS } from './schema';
 import type { EnumOption, FilterSpec } from './types';
-import { COUNTRY_CODE_PATTERN, DATE_TIME_PATTERN, MONEY_PATTERN } from './wireFormats';
+import { COUNTRY_CODES, DATE_TIME_PATTERN, MONEY_PATTERN } from './wireFormats';
 
 /** The subset of JSON Schema (draft-07) this package emits. */
 export interface JsonSchema {
@@ -66,7 +66,7 @@ function valueSchema(spec: FilterSpec, options: SchemaOptions): JsonSchema {
 					additionalProperties: false,
 					properties: {
 						type: { type: 'string', const: 'COUNTRY' },
-						value: { type: 'string', pattern: COUNTRY_CODE_PATTERN },
+						value: { type: 'string', enum: COUNTRY_CODES },
 					},
 				},
 			};
@@ -77,7 +77,7 @@ function dropUndefined(schema: JsonSchema): JsonSchema {
 	return Object.fromEntries(Object.entries(schema).filter(([, v]) => v !== undefined)) as JsonSchema;
 }
 
-export function filterToJsonSchema(spec: FilterSpec, options: SchemaOptions = {}): JsonSchema {
+function filterToJsonSchema(spec: FilterSpec, options: SchemaOptions = {}): JsonSchema {
 	const schema: JsonSchema = { ...valueSchema(spec, options), title: spec.title, description: spec.help };
 	if (spec.type === 'integer' && spec.default !== undefined) schema.default = spec.default;
 	return dropUndefined(schema);

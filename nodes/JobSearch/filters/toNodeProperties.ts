@@ -1,4 +1,4 @@
-import type { INodeProperties, INodePropertyOptions, IDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { FILTERS } from './schema';
 import { GROUP_COLLECTIONS, toParameterName } from './naming';
@@ -36,11 +36,13 @@ export function toFieldDescription(help: string): string {
 	return singleSentence && help.endsWith('.') ? help.slice(0, -1) : help;
 }
 
-// Number filters start empty: a filter just added must not change the result until a value is
-// typed (a Max of 0 would match almost nothing, a Min of 0 would drop jobs or clients without the
-// figure). n8n's lint allows an empty default on a number field, and toRequestBody leaves empty
-// values out of the request.
-const UNSET = '';
+// Number filters start empty, showing their placeholder: a filter just added must not change the
+// result until a value is typed (a Max of 0 would match almost nothing, a Min of 0 would drop jobs
+// or clients without the figure). Empty is null, not '': the editor's number input (Element Plus,
+// n8n 2.8 and 2.41) turns any value that is neither a number nor null into Number(value) as it
+// mounts, so '' became 0, shown as "0.00" and sent. n8n's lint allows a null default on a number
+// field, and toRequestBody leaves empty values out of the request.
+const UNSET = null;
 
 function field(spec: FilterSpec): INodeProperties {
 	const common = {
@@ -86,7 +88,6 @@ function field(spec: FilterSpec): INodeProperties {
 }
 
 export interface NodePropertiesOptions {
-	displayOptions?: IDisplayOptions;
 	/** Wire keys the calling node controls itself (e.g. `limit`, or the trigger's time window). */
 	omit?: readonly string[];
 }
@@ -105,7 +106,6 @@ export function toNodeProperties(options: NodePropertiesOptions = {}): INodeProp
 			default: {},
 			options: fields,
 		};
-		if (options.displayOptions) collection.displayOptions = options.displayOptions;
 		return [collection];
 	});
 }

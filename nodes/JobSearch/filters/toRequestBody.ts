@@ -1,7 +1,7 @@
 import { FILTERS, FILTER_BY_KEY } from './schema';
 import { wallClockToUtcMs } from './timeZone';
 import { GROUP_COLLECTIONS, toParameterName } from './naming';
-import type { CountryLocation, FilterSpec, SearchJobsBody, WireValue } from './types';
+import type { CountryLocation, FilterSpec, SearchJobsBody } from './types';
 
 /** Values of the generated collections, keyed by collection name, as getNodeParameter gives them. */
 export type FilterCollections = Record<string, Record<string, unknown> | undefined>;
@@ -65,7 +65,7 @@ function toLocation(value: unknown): unknown {
  * One value as the wire wants it. Values that cannot be converted are passed through unchanged,
  * so that `validate` names the field instead of a conversion failing silently.
  */
-export function toWireValue(spec: FilterSpec, value: unknown, timeZone = 'UTC'): unknown {
+function toWireValue(spec: FilterSpec, value: unknown, timeZone = 'UTC'): unknown {
 	switch (spec.type) {
 		case 'integer':
 		case 'number':
@@ -113,13 +113,8 @@ export function toRequestBody(
 	};
 	for (const spec of FILTERS) {
 		const name = toParameterName(spec.key);
-		const own = (collections[GROUP_COLLECTIONS[spec.group].name] ?? {})[name];
-		// A field that moved to another group still counts from a workflow saved before the move.
-		const moved = Object.values(collections).find((c) => c !== undefined && c[name] !== undefined)?.[name];
-		put(spec.key, own ?? moved);
+		put(spec.key, (collections[GROUP_COLLECTIONS[spec.group].name] ?? {})[name]);
 	}
 	for (const [key, value] of Object.entries(extra)) put(key, value);
 	return body as SearchJobsBody;
 }
-
-export type { WireValue };

@@ -1,11 +1,10 @@
 import { boundsOf } from './bounds';
-import { countryCodeFor } from './countries';
-import { FILTER_BY_KEY } from './schema';
+import { countryCodeFor, isCountryCode } from './countries';
+import { FILTER_BY_KEY, FILTER_RANGES } from './schema';
 import type { EnumOption, FilterIssue, FilterSpec } from './types';
-import { COUNTRY_CODE_PATTERN, DATE_TIME_PATTERN, MONEY_PATTERN, isCalendarValid } from './wireFormats';
+import { DATE_TIME_PATTERN, MONEY_PATTERN, isCalendarValid } from './wireFormats';
 
 const money = new RegExp(MONEY_PATTERN);
-const country = new RegExp(COUNTRY_CODE_PATTERN);
 const dateTime = new RegExp(DATE_TIME_PATTERN);
 
 const SHOWN_CHARS = 60;
@@ -80,7 +79,8 @@ function codeOf(word: unknown): string | undefined {
 
 /**
  * What is wrong with a list of country entries, in the user's own words, with the codes to
- * type instead where the entries name countries ("Germany" -> "DE"); undefined when all are codes.
+ * type instead where the entries name countries ("Germany" -> "DE") or spell one otherwise
+ * ("UK" -> "GB"); undefined when all are ISO 3166-1 codes.
  */
 function countryProblem(list: readonly unknown[]): string | undefined {
 	const strayKey = list.flatMap((v) => (isObject(v) ? Object.keys(v).filter((k) => !WIRE_KEYS.has(k)) : []))[0];
@@ -90,17 +90,17 @@ function countryProblem(list: readonly unknown[]): string | undefined {
 	}
 	if (strayKey !== undefined) return `has an entry with the unknown key ${preview(strayKey, 40)}; each entry is ${WIRE_ENTRY}`;
 	const words = list.map(wordOf);
-	const bad = words.filter((w) => typeof w !== 'string' || !country.test(w));
+	const bad = words.filter((w) => typeof w !== 'string' || !isCountryCode(w));
 	if (bad.length === 0) return undefined;
 	if (bad.some(isObject)) return `got ${someOf(bad.filter(isObject))}; each entry is ${WIRE_ENTRY}`;
 	// Looked up only for the entries the message shows: a look-up scans every region name once.
 	const codes = new Map([...new Set(bad)].slice(0, SHOWN_ITEMS).map((w) => [w, codeOf(w)]));
-	const head = `got ${someOf(bad)}, ${whichAreNot(bad)} ${bad.length === 1 ? 'a two-letter country code' : 'two-letter country codes'}`;
+	const head = `got ${someOf(bad)}, ${whichAreNot(bad)} ${bad.length === 1 ? 'a two-letter ISO 3166 country code' : 'two-letter ISO 3166 country codes'}`;
 	if (bad.every((w) => codes.get(w) !== undefined)) {
-		return `${head}; write it as "${words.map((w) => codes.get(w) ?? String(w)).join(', ')}" (ISO 3166 codes)`;
+		return `${head}; write it as "${words.map((w) => codes.get(w) ?? String(w)).join(', ')}"`;
 	}
 	const known = [...codes].filter(([, code]) => code !== undefined).map(([w, code]) => `"${code}" for ${String(w)}`);
-	return `${head}; use ISO 3166 codes such as "US, GB"${known.length > 0 ? ` (${known.slice(0, SHOWN_ITEMS).join(', ')})` : ''}`;
+	return `${head}; use codes such as "US, GB"${known.length > 0 ? ` (${known.slice(0, SHOWN_ITEMS).join(', ')})` : ''}`;
 }
 
 /** A list or text longer than the schema allows; checked before any entry is looked at. */
@@ -208,8 +208,8 @@ function listProblem(spec: FilterSpec, list: unknown): string | undefined {
 
 /**
  * The node's pre-flight check of a search_jobs wire body, before any credit is spent. It names
- * the field and says how to fix it. It never refuses what the server's JSON Schema accepts;
- * keys it does not know (from "Additional Filters") are left for the server to judge.
+ * the field and says how to fix it. The server refuses the same (its JSON Schema, then
+ * rangeIssues); keys it does not know (from "Additional Filters") are left for the server to judge.
  */
 export function validate(body: Record<string, unknown>): FilterIssue[] {
 	const issues: FilterIssue[] = [];
@@ -221,7 +221,27 @@ export function validate(body: Record<string, unknown>): FilterIssue[] {
 			issues.push({ key, title: spec.title, message: `${spec.title} (${key}) ${message}` });
 		}
 	}
-	return issues;
+	return issues.length > 0 ? issues : rangeIssues(body);
+}
+
+/** A number, or the amount a money string holds; undefined for anything else. */
+function amountOf(value: unknown): number | undefined {
+	if (typeof value === 'number') return value;
+	return typeof value === 'string' && money.test(value) ? Number(value) : undefined;
+}
+
+/**
+ * Minimums above their maximums, naming both fields: such a search finds nothing, or (for the
+ * hourly rate, whose bounds apply to the two ends of a job's range) jobs on both sides, never
+ * what was meant. Judged once each value is valid on its own (validate checks those first).
+ */
+export function rangeIssues(body: Record<string, unknown>): FilterIssue[] {
+	return FILTER_RANGES.flatMap(({ min, max }) => {
+		const [low, high] = [amountOf(body[min.key]), amountOf(body[max.key])];
+		if (low === undefined || high === undefined || low <= high) return [];
+		const message = `${min.title} (${min.key}) is ${low}, more than ${max.title} (${max.key}), ${high}; make the minimum no more than the maximum, or swap them if that is what was meant`;
+		return [{ key: min.key, title: min.title, message }];
+	});
 }
 
 /** What String() makes of an object: an expression that joined an object into text. */

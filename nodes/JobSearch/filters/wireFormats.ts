@@ -6,8 +6,20 @@
 /** USD amounts go out as strings of a non-negative decimal, e.g. "25" or "25.5". */
 export const MONEY_PATTERN = '^(0|[1-9][0-9]*)(\\.[0-9]+)?$';
 
-/** ISO 3166-1 alpha-2, upper case. */
-export const COUNTRY_CODE_PATTERN = '^[A-Z]{2}$';
+/**
+ * ISO 3166-1 alpha-2: the 249 codes assigned to a country or territory, upper case. Two capitals
+ * are not enough: "UK" looks like a code and matches no job (the United Kingdom is GB).
+ */
+export const COUNTRY_CODES: readonly string[] = (
+	'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS ' +
+	'BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE ' +
+	'EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM ' +
+	'HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC ' +
+	'LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA ' +
+	'NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW ' +
+	'SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO ' +
+	'TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW'
+).split(' ');
 
 /**
  * RFC 3339 date-time with a zone, the shape JSON Schema's `date-time` format accepts, without the

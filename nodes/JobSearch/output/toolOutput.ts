@@ -1,4 +1,4 @@
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { budgetOf } from './budget';
 import { obj } from './objects';
@@ -8,16 +8,6 @@ export const TOOL_DESCRIPTION_CHARS = 300;
 
 /** Jobs one call of the model may return unless the user raises it: each row is billed. */
 export const DEFAULT_TOOL_MAX_JOBS = 20;
-
-/**
- * Whether this run is an AI Agent's tool call. n8n runs a `usableAsTool` node as its `…Tool`
- * variant (n8n 2.8 and 2.41 both name it so, and show `@tool` fields by that suffix); the
- * context's isToolExecution() is only true on the supply-data path, so the type name decides.
- */
-export function isToolCall(context: Pick<IExecuteFunctions, 'getNode'> & Partial<Pick<IExecuteFunctions, 'isToolExecution'>>): boolean {
-	const type = context.getNode().type.split('.').pop() ?? '';
-	return type.endsWith('Tool') || context.isToolExecution?.() === true;
-}
 
 function shortened(text: unknown, max: number): string | undefined {
 	if (typeof text !== 'string') return undefined;
@@ -60,22 +50,6 @@ export function compactJob(job: IDataObject, descriptionChars = TOOL_DESCRIPTION
 	});
 }
 
-/**
- * The tool's description for one operation: what the model reads to decide whether and how to
- * call it. Shown only when the node runs as a tool; n8n uses it instead of "<action> in Job Search".
- */
-export function toolDescriptionProperty(show: IDisplayOptions['show'], text: string): INodeProperties {
-	return {
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		default: text,
-		typeOptions: { rows: 4 },
-		displayOptions: { show: { ...show, '@tool': [true] } },
-		description: 'What the AI model reads about this tool. The default says what it returns, what it costs and how to call it well.',
-	};
-}
-
 /** What an AI Agent's tool call returns per job: n8n's three choices for a tool's output. */
 export type ToolOutput = 'simplified' | 'raw' | 'selected';
 
@@ -83,36 +57,6 @@ export interface ToolOutputChoice {
 	output: ToolOutput;
 	/** Selected Fields only: the field paths to keep, uid aside (it is always kept). */
 	fields: string[];
-}
-
-/** The Output choice and its Fields list, shown only when the node runs as a tool. */
-export function toolOutputProperties(show: IDisplayOptions['show']): INodeProperties[] {
-	const asTool = { ...show, '@tool': [true] };
-	return [
-		{
-			displayName: 'Output',
-			name: 'toolOutput',
-			type: 'options',
-			default: 'simplified',
-			displayOptions: { show: asTool },
-			description: 'What the AI model gets for each job. Fewer fields leave the model more room to reason.',
-			options: [
-				{ name: 'Raw', value: 'raw', description: 'The whole record, as the service returns it' },
-				{ name: 'Selected Fields', value: 'selected', description: 'Only the fields listed in Fields, and always uid' },
-				{ name: 'Simplified', value: 'simplified', description: 'The fields a model needs to judge a job, in few characters' },
-			],
-		},
-		{
-			displayName: 'Fields',
-			name: 'toolFields',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'e.g. title, budget.hourlyRate.max, client.countryCode',
-			displayOptions: { show: { ...asTool, toolOutput: ['selected'] } },
-			description: 'Fields of the raw record, separated by commas; a dot reaches into an object. The uid is always included.',
-		},
-	];
 }
 
 /** "title, client.countryCode title" → ["title", "client.countryCode"]: uid aside, each once. */
@@ -132,7 +76,7 @@ function valueAt(record: IDataObject, path: string): unknown {
 }
 
 /** The job's uid and the listed fields it has, keyed by the path as written. */
-export function selectFields(job: IDataObject, fields: readonly string[]): IDataObject {
+function selectFields(job: IDataObject, fields: readonly string[]): IDataObject {
 	const picked: IDataObject = { uid: job.uid };
 	for (const path of fields) {
 		const value = valueAt(job, path);

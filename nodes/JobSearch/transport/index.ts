@@ -10,7 +10,7 @@ import {
 } from 'n8n-workflow';
 
 import type { ToolName } from '../filters';
-import { numberOption } from '../numberOption';
+import { numberOption } from '../filters/numberOption';
 import { MAX_BODY_BYTES } from '../service/plans';
 import { unsendable } from './body';
 import { checkEnvelope, type ToolResult } from './envelope';
@@ -28,8 +28,8 @@ import {
 } from './tunables';
 import { USER_AGENT } from './version';
 
-export { errorDetails, operationError, type ServiceErrorDetails, type FailureCause } from './errors';
-export { checkEnvelope, type SearchJobsData, type ToolResult, type ToolUsage } from './envelope';
+export { errorDetails, operationError } from './errors';
+export type { SearchJobsData, ToolResult, ToolUsage } from './envelope';
 export { redact } from './secret';
 export { USER_AGENT, PACKAGE_VERSION } from './version';
 

@@ -137,15 +137,17 @@ class PollRun {
 	 */
 	private async fetch(request: PageRequest): Promise<Page> {
 		for (;;) {
-			try {
-				return await this.deps.fetchPage(request);
-			} catch (error) {
-				const meaning = this.deps.classify(error as Error);
-				if (meaning.kind !== 'rate-limited') throw error;
+			const answer = await this.deps.fetchPage(request).then(
+				(page) => ({ page }),
+				(error: Error) => ({ error }),
+			);
+			if ('page' in answer) return answer.page;
+			const meaning = this.deps.classify(answer.error);
+			if (meaning.kind === 'rate-limited') {
 				this.budget.rateLimited(meaning.retryAfterMs);
 				this.rateLimits++;
-				if (!(await this.budget.take())) throw error;
 			}
+			if (meaning.kind !== 'rate-limited' || !(await this.budget.take())) throw answer.error;
 		}
 	}
 
@@ -496,8 +498,8 @@ export async function runCycle(previous: TriggerState | undefined, settings: Cyc
 		// Without a whole pass the final looks keep up by themselves: stretch by stretch while the
 		// bucket has requests, the whole part once it has waited too long.
 		const range = { fromMs: watch.finalMs + 1, toMs: target };
-		// All the bucket holds: it refills before the next poll's head read.
-		const spare = run.budget.available();
+		// All this poll can still send: the bucket refills before the next poll's head read.
+		const spare = run.budget.remaining();
 		const stretches = known.openStretches(range);
 		const done = await run.askStretches(range, headBeforeMs, {
 			limit: spare,
@@ -548,7 +550,7 @@ export async function runCycle(previous: TriggerState | undefined, settings: Cyc
 	// them, and jobs posted in the very millisecond of known ones, long before the final look.
 	const checkTo = Math.min(headBeforeMs, indexMs - YOUNG_CHECK_AGE_MS);
 	const checkFrom = Math.max(watch.checkedMs, watch.finalMs) + 1;
-	if (!watch.wholePasses && checkTo - checkFrom >= YOUNG_CHECK_STEP_MS && run.budget.available() > 0) {
+	if (!watch.wholePasses && checkTo - checkFrom >= YOUNG_CHECK_STEP_MS && run.budget.remaining() > 0) {
 		// Done or not, the part had its count: the final look finds what this one did not, and a
 		// count that ran out of requests is not paid for again on every poll.
 		watch.checkedMs = checkTo;

@@ -1,12 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { outputOption } from './digest';
-import {
-	MAX_ROWS_PER_CALL,
-	additionalFiltersOption,
-	toNodeProperties,
-} from '../filters';
-import { includeUsageOption, simplifyProperty } from '../output';
+import { MAX_ROWS_PER_CALL, toNodeProperties } from '../filters';
+import { additionalFiltersOption, includeUsageOption, simplifyProperty } from '../actions/common.descriptions';
 import { PRICE_MICROCENTS, formatUsd } from '../service/pricing';
 import { MEASURED } from './measured';
 import {

@@ -87,6 +87,18 @@ export class RequestBudget {
 		return this.ledger.pausedUntilMs >= this.deadlineMs ? 0 : Math.floor(this.ledger.tokens);
 	}
 
+	/**
+	 * The requests this poll can still send: what the bucket holds, and no more than the turns
+	 * left before the poll's time is up.
+	 */
+	remaining(): number {
+		const spacingMs = RATE_WINDOW_MS / windowCap(this.settings);
+		const lastMs = this.ledger.sentMs.length > 0 ? this.ledger.sentMs[this.ledger.sentMs.length - 1] : -Infinity;
+		const firstTurnMs = Math.max(this.clock.now(), this.ledger.pausedUntilMs, lastMs + spacingMs);
+		const turns = firstTurnMs >= this.deadlineMs ? 0 : Math.floor((this.deadlineMs - 1 - firstTurnMs) / spacingMs) + 1;
+		return Math.min(this.available(), turns);
+	}
+
 	/** How full the bucket is, 0 to 1: the scarcer requests are, the more a look pays in rows instead. */
 	fill(): number {
 		this.refill();

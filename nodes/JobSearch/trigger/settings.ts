@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { ADDITIONAL_FILTERS, searchFiltersFromParameters } from '../filters';
-import { numberOption } from '../numberOption';
+import { numberOption } from '../filters/numberOption';
 import { operationError } from '../transport';
 import type { CycleSettings } from './cycle';
 import { TRIGGER_OWNED_KEYS } from './description';

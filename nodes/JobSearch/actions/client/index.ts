@@ -1,34 +1,27 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodePropertyOptions } from 'n8n-workflow';
 
 import * as getActivity from './getActivity.operation';
 import * as getHistory from './getHistory.operation';
 
 export { getActivity, getHistory };
 
-export const description: INodeProperties[] = [
+/** The Client resource's operations, as its Operation field lists them. */
+export const operations: INodePropertyOptions[] = [
 	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['client'] } },
-		options: [
-			{
-				name: 'Get Activity',
-				value: 'getActivity',
-				description:
-					"Get activity on a job: proposals, the client's last activity, interviews and invites (premium addon)",
-				action: 'Get client activity',
-			},
-			{
-				name: 'Get History',
-				value: 'getHistory',
-				description: "Get the client's work history and feedback from previous freelancers (premium addon)",
-				action: 'Get client history',
-			},
-		],
-		default: 'getActivity',
+		name: 'Get Activity',
+		value: 'getActivity',
+		description:
+			"Get activity on a job: proposals, the client's last activity, interviews and invites (premium addon; items asking for the same job share one billed lookup)",
+		action: 'Get client activity',
 	},
-	...getActivity.description,
-	...getHistory.description,
+	{
+		name: 'Get History',
+		value: 'getHistory',
+		description:
+			"Get the client's work history and feedback from previous freelancers (premium addon; items asking for the same job share one billed lookup)",
+		action: 'Get client history',
+	},
 ];
+
+/** The operation a new node of this resource starts with. */
+export const defaultOperation = 'getActivity';

@@ -1,12 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { ToolName } from '../../filters';
 import { PRICE_MICROCENTS, formatUsd } from '../../service/pricing';
-import { toolDescriptionProperty, withUsage } from '../../output';
-import { jobUidField } from '../common/fields';
+import { withUsage } from '../../output';
 import { readJobUid } from '../common/jobUid';
 import { callPremium } from '../common/premium';
-import type { ItemRun, Operation } from '../types';
+import type { ItemRun, Operation } from '../common/types';
 
 export interface ClientLookupRequest {
 	body: IDataObject;
@@ -24,12 +23,10 @@ const TOOL_DESCRIPTIONS = {
 export function clientLookup(
 	operation: 'getActivity' | 'getHistory',
 	tool: Extract<ToolName, 'get_client_activity' | 'get_client_history'>,
-): Operation<ClientLookupRequest> & { description: INodeProperties[] } {
+): Operation<ClientLookupRequest> {
 	return {
-		description: [
-			toolDescriptionProperty({ resource: ['client'], operation: [operation] }, TOOL_DESCRIPTIONS[operation]),
-			jobUidField({ resource: ['client'], operation: [operation] }),
-		],
+		toolDescription: TOOL_DESCRIPTIONS[operation],
+		keyedByJobUid: true,
 
 		prepare(this: IExecuteFunctions, itemIndex: number): ClientLookupRequest {
 			return { body: { jobUid: readJobUid.call(this, itemIndex) } };

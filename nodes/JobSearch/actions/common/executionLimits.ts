@@ -9,7 +9,7 @@ import { operationError } from '../../transport/errors';
  * sent and settles to what the service reports after, so parallel calls cannot overshoot.
  * Lives for one execute() call only: nothing is kept between executions or workers.
  */
-export class CreditBudget {
+export class CreditCap {
 	private spent = 0;
 
 	private reserved = 0;
@@ -47,10 +47,6 @@ export class CreditBudget {
 	settle(reservation: number, consumedMicrocents: number): void {
 		this.reserved -= reservation;
 		this.spent += consumedMicrocents;
-	}
-
-	get spentMicrocents(): number {
-		return this.spent;
 	}
 }
 

@@ -1,8 +1,75 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { JOB_UID_PATTERN } from '../../filters';
 import { operationError } from '../../transport/errors';
-import { JOB_LINK_UID_PATTERN } from './jobLink';
+
+// The Job UID field, the link patterns it checks as you type and the reader that checks the same
+// value again before anything is sent: one file, so the two checks cannot drift apart.
+
+/** Where a job's page lives: the service's own job links are this plus the uid. */
+export const JOB_URL_PREFIX = 'https://www.upwork.com/jobs/~02';
+
+/**
+ * A job link: any http(s) address whose last "~" is followed by the uid, with or without the
+ * "02" the service puts before it (".../jobs/~021955020056847176693", ".../~1955020056847176693/").
+ */
+export const JOB_LINK_PATTERN = '^\\s*https?://\\S*~(?:0[12])?[0-9]+(?:[/?#]\\S*)?\\s*$';
+
+/** The uid inside a job link, as the one group n8n's extractValue expects. */
+export const JOB_LINK_UID_PATTERN = '~(?:0[12])?([0-9]+)(?:[/?#]|\\s*$)';
+
+// n8n checks a Fixed value against this as the user types, so it is also where someone who typed
+// an expression without switching the field to Expression learns what to do.
+const ID_MODE_HINT =
+	'Digits only, such as 1955020056847176693. To map {{ $json.uid }} from an earlier node, switch the field to Expression.';
+
+/**
+ * The Job UID parameter of every operation that works on one job: a resource locator, so a pasted
+ * job link works (By URL, checked as you type) as well as the uid itself (By ID, with a link to
+ * the job).
+ */
+export function jobUidField(): INodeProperties {
+	return {
+		displayName: 'Job UID',
+		name: 'jobUid',
+		type: 'resourceLocator',
+		required: true,
+		default: { mode: 'id', value: '' },
+		description: 'The job to look up: its link, or its uid (map the uid field of a Search result)',
+		hint: 'Items that ask for the same job share one lookup per execution: one request, billed once',
+		modes: [
+			{
+				displayName: 'By URL',
+				name: 'url',
+				type: 'string',
+				placeholder: `e.g. ${JOB_URL_PREFIX}1955020056847176693`,
+				validation: [
+					{
+						type: 'regex',
+						properties: {
+							regex: JOB_LINK_PATTERN,
+							errorMessage: 'Paste a job link that ends in ~02 and the uid, such as ~021955020056847176693',
+						},
+					},
+				],
+				extractValue: { type: 'regex', regex: JOB_LINK_UID_PATTERN },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. 1955020056847176693',
+				validation: [
+					{
+						type: 'regex',
+						properties: { regex: '^\\s*[0-9]+\\s*$', errorMessage: ID_MODE_HINT },
+					},
+				],
+				url: `=${JOB_URL_PREFIX}{{$value}}`,
+			},
+		],
+	};
+}
 
 const uidPattern = new RegExp(JOB_UID_PATTERN);
 const uidInLink = new RegExp(JOB_LINK_UID_PATTERN);
@@ -19,8 +86,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * What the user put in the field: the resource locator's value, or the plain value earlier
- * workflows saved (a string, or what an expression in it gave).
+ * What the user put in the field: the resource locator's value, or a plain value (what an
+ * expression over the whole field, or an AI Agent's $fromAI, gives).
  */
 function entered(raw: unknown): unknown {
 	return isRecord(raw) && raw.__rl === true ? raw.value : raw;

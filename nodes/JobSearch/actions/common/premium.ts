@@ -3,7 +3,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { ToolName } from '../../filters';
 import type { ToolResult } from '../../transport';
 import { errorDetails } from '../../transport/errors';
-import type { ItemRun } from '../types';
+import type { ItemRun } from './types';
 
 export type PremiumOutcome<T> = { result: ToolResult<T> } | { declined: INodeExecutionData[] };
 

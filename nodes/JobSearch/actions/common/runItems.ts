@@ -1,12 +1,12 @@
-import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError, deepCopy, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import type { ToolName } from '../../filters';
 import { callTool, type ToolResult } from '../../transport';
 import { errorItem } from '../../output';
 import { errorDetails, serviceError } from '../../transport/errors';
-import type { ItemRun, Operation } from '../types';
+import type { ItemRun, Operation } from './types';
 import { executionSettings, itemOptions } from './options';
-import { CreditBudget, Pacer } from './executionLimits';
+import { CreditCap, Pacer } from './executionLimits';
 
 /**
  * Which premium addon a call needs, as a key for remembering refusals; undefined when none.
@@ -16,6 +16,14 @@ function addonOf(tool: ToolName, body: IDataObject): string | undefined {
 	if (tool === 'get_client_activity' || tool === 'get_client_history') return tool;
 	if (tool === 'get_job' && body.withClientHistory === true) return 'get_job+clientHistory';
 	return undefined;
+}
+
+/**
+ * Another item's answer to the same lookup, as this item's own: a copy of the data (items must not
+ * share objects a later node may change), and no credit consumed, since none was for this item.
+ */
+function alreadyAnswered<T>(result: ToolResult<T>): ToolResult<T> {
+	return { data: deepCopy(result.data as IDataObject) as T, usage: { consumedMicrocents: 0, remainingMicrocents: result.usage.remainingMicrocents } };
 }
 
 function remember(error: unknown, itemIndex: number): unknown {
@@ -65,7 +73,7 @@ export async function runItems<Prepared>(
 
 	// An item that failed to prepare (with continueOnFail) may be the one whose options are broken.
 	const settings = executionSettings.call(this, ready[0]?.itemIndex);
-	const budget = new CreditBudget(this.getNode(), settings.maxCreditMicrocents);
+	const creditCap = new CreditCap(this.getNode(), settings.maxCreditMicrocents);
 	const pacer = new Pacer(settings.minIntervalMs);
 	// The plan is the same for every item: after the first 403 addon_forbidden, the other items
 	// that need the same addon are refused here without a request (and a rate-limit slot) each.
@@ -79,54 +87,79 @@ export async function runItems<Prepared>(
 		if (failure !== undefined) throw new NodeOperationError(this.getNode(), 'Not sent: another item of this execution failed', { itemIndex });
 	};
 
+	/** One call of the tool for one item, within the execution's credit cap, pacing and retry bounds. */
+	const send = async <T>(itemIndex: number, options: ReadyItem<Prepared>['options'], tool: ToolName, body: IDataObject): Promise<ToolResult<T>> => {
+		refuseIfFailing(itemIndex);
+		const addon = addonOf(tool, body);
+		if (addon !== undefined && refusedAddons.has(addon)) {
+			const error = serviceError(this.getNode(), 403, { error_code: 'addon_forbidden' }, { tool, itemIndex });
+			error.description = `${error.description ?? ''} Not sent: an earlier item of this execution was refused the same way.`;
+			throw error;
+		}
+		// One reservation per attempt that could be billed: an unanswered attempt may have
+		// been, so its worst case counts as spent and a retry must fit under the cap again.
+		let reservation: number | undefined = creditCap.reserve(tool, body, itemIndex);
+		let consumed = 0;
+		try {
+			const result = await callTool.call<IExecuteFunctions, [ToolName, IDataObject, object], Promise<ToolResult<T>>>(
+				this,
+				tool,
+				body,
+				{
+					itemIndex,
+					maxRetries: options.maxRetries,
+					maxRetryWaitMs: options.maxRetryWaitMs,
+					timeoutMs: options.timeoutMs,
+					beforeAttempt: async () => {
+						reservation ??= creditCap.reserve(tool, body, itemIndex);
+						await pacer.wait();
+						refuseIfFailing(itemIndex);
+					},
+					onUnanswered: () => {
+						if (reservation !== undefined) creditCap.settle(reservation, reservation);
+						reservation = undefined;
+					},
+				},
+			).catch(async (error: unknown) => {
+				if (addon !== undefined && errorDetails(error).error_code === 'addon_forbidden') refusedAddons.add(addon);
+				return await Promise.reject(error);
+			});
+			consumed = result.usage.consumedMicrocents;
+			return result;
+		} finally {
+			if (reservation !== undefined) creditCap.settle(reservation, consumed);
+		}
+	};
+
+	// A lookup by Job UID answers the same within one execution, so the items that ask for the same
+	// one (a pasted link with five items in, a search that found a job twice) share its request
+	// and its bill. Only an answer is shared: an item whose lookup failed has its own error, so
+	// the next item asking sends the lookup itself.
+	const lookups = new Map<string, Promise<ToolResult<unknown>>>();
+	const lookUp = async <T>(itemIndex: number, options: ReadyItem<Prepared>['options'], tool: ToolName, body: IDataObject): Promise<ToolResult<T>> => {
+		const key = `${tool} ${JSON.stringify(body)}`;
+		for (let asked = lookups.get(key); asked !== undefined; asked = lookups.get(key)) {
+			try {
+				return alreadyAnswered((await asked) as ToolResult<T>);
+			} catch {
+				if (lookups.get(key) === asked) lookups.delete(key);
+			}
+		}
+		const mine = send<T>(itemIndex, options, tool, body);
+		lookups.set(key, mine);
+		return await mine;
+	};
+
 	const sendOne = async ({ itemIndex, options, prepared }: ReadyItem<Prepared>): Promise<INodeExecutionData[]> => {
 		const run: ItemRun = {
 			itemIndex,
 			item: items[itemIndex],
 			options,
-			creditUnspentMicrocents: () => budget.unspentMicrocents,
-			call: async <T = IDataObject>(tool: ToolName, body: IDataObject): Promise<ToolResult<T>> => {
-				refuseIfFailing(itemIndex);
-				const addon = addonOf(tool, body);
-				if (addon !== undefined && refusedAddons.has(addon)) {
-					const error = serviceError(this.getNode(), 403, { error_code: 'addon_forbidden' }, { tool, itemIndex });
-					error.description = `${error.description ?? ''} Not sent: an earlier item of this execution was refused the same way.`;
-					throw error;
-				}
-				// One reservation per attempt that could be billed: an unanswered attempt may have
-				// been, so its worst case counts as spent and a retry must fit under the cap again.
-				let reservation: number | undefined = budget.reserve(tool, body, itemIndex);
-				let consumed = 0;
-				try {
-					const result = await callTool.call<IExecuteFunctions, [ToolName, IDataObject, object], Promise<ToolResult<T>>>(
-						this,
-						tool,
-						body,
-						{
-							itemIndex,
-							maxRetries: options.maxRetries,
-							maxRetryWaitMs: options.maxRetryWaitMs,
-							timeoutMs: options.timeoutMs,
-							beforeAttempt: async () => {
-								reservation ??= budget.reserve(tool, body, itemIndex);
-								await pacer.wait();
-								refuseIfFailing(itemIndex);
-							},
-							onUnanswered: () => {
-								if (reservation !== undefined) budget.settle(reservation, reservation);
-								reservation = undefined;
-							},
-						},
-					).catch(async (error: unknown) => {
-						if (addon !== undefined && errorDetails(error).error_code === 'addon_forbidden') refusedAddons.add(addon);
-						return await Promise.reject(error);
-					});
-					consumed = result.usage.consumedMicrocents;
-					return result;
-				} finally {
-					if (reservation !== undefined) budget.settle(reservation, consumed);
-				}
-			},
+			creditUnspentMicrocents: () => creditCap.unspentMicrocents,
+			// The promise itself, not one awaited inside another: a failure must reach the worker in as
+			// few turns as before, or an item waiting for its turn to send could slip out first.
+			call: <T = IDataObject>(tool: ToolName, body: IDataObject): Promise<ToolResult<T>> =>
+				operation.keyedByJobUid ? lookUp<T>(itemIndex, options, tool, body) : send<T>(itemIndex, options, tool, body),
 		};
 		return await operation.send.call(this, run, prepared);
 	};

@@ -1,29 +1,16 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import {
-	isToolCall,
-	simplifyJobDetails,
-	toolDescriptionProperty,
-	toolShape,
-	withUsage,
-	type ToolOutputChoice,
-} from '../../output';
+import { simplifyJobDetails, toolShape, withUsage, type ToolOutputChoice } from '../../output';
 import { PRICE_MICROCENTS, formatUsd } from '../../service/pricing';
-import { jobUidField } from '../common/fields';
 import { readJobUid } from '../common/jobUid';
 import { callPremium } from '../common/premium';
-import { readToolOutput } from '../common/toolOutput';
-import type { ItemRun } from '../types';
+import { isToolCall, readToolOutput } from '../common/toolOutput';
+import type { ItemRun } from '../common/types';
 
-const show = { resource: ['job'], operation: ['get'] };
-
-const TOOL_DESCRIPTION =
+export const toolDescription =
 	`Get one Upwork job in full by its uid (a string of digits from a search result): the whole description, screening questions, budget, duration, workload and connects to apply. Costs ${formatUsd(PRICE_MICROCENTS.get_job)} a call, so call it only for jobs worth a closer look. An unknown uid is refused as not found.`;
 
-export const description: INodeProperties[] = [
-	toolDescriptionProperty(show, TOOL_DESCRIPTION),
-	jobUidField(show),
-];
+export const keyedByJobUid = true;
 
 /** What one item sends: its get_job body, and how to shape the answer. */
 export interface GetJobRequest {

@@ -1,10 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import {
-	ADDITIONAL_FILTERS,
 	FILTER_BY_KEY,
 	MAX_ROWS_PER_CALL,
-	legacyAdditionalFiltersProperty,
 	searchFiltersFromParameters,
 	toNodeProperties,
 } from '../../filters';
@@ -14,22 +12,18 @@ import {
 	compactJob,
 	errorItem,
 	type ToolOutputChoice,
-	isToolCall,
 	simplifyJob,
-	toolDescriptionProperty,
 	toolShape,
 	withCallUsage,
 	withUsage,
 } from '../../output';
-import { numberOption } from '../../numberOption';
+import { numberOption } from '../../filters/numberOption';
 import { PRICE_MICROCENTS, formatUsd } from '../../service/pricing';
 import type { SearchJobsData, ToolResult, ToolUsage } from '../../transport';
 import { operationError } from '../../transport/errors';
-import { readToolOutput } from '../common/toolOutput';
-import type { ItemRun } from '../types';
+import { isToolCall, readToolOutput } from '../common/toolOutput';
+import type { ItemRun } from '../common/types';
 import { walkBackThroughTime } from './walk';
-
-const show = { resource: ['job'], operation: ['search'] };
 
 /** "1h, 6h, …": the wire values a model may give Search Period, from the schema. */
 function searchPeriods(): string {
@@ -40,20 +34,18 @@ function searchPeriods(): string {
 /** The Limit field's default (n8n's lint wants the literal 50 there too). */
 const DEFAULT_LIMIT = 50;
 
-const TOOL_DESCRIPTION = [
+export const toolDescription = [
 	'Search Upwork job postings, newest first, with filters. Every returned job is billed, and one call returns at most the number of jobs the workflow allows: ask for few and narrow with filters rather than paging.',
 	`Each job has uid, title, postedAt, budget, skills, connectsToApply, client facts and the first ${TOOL_DESCRIPTION_CHARS} characters of the description, ending in "…" when cut: to read a whole job, call Get Job with its uid.`,
 	`Lists are comma-separated (keywords; country codes such as US, GB). Search Period is one of ${searchPeriods()}. A refused call says which field to fix; nothing is billed for it.`,
 ].join(' ');
 
-export const description: INodeProperties[] = [
-	toolDescriptionProperty(show, TOOL_DESCRIPTION),
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Return All',
 		name: 'returnAll',
 		type: 'boolean',
 		default: false,
-		displayOptions: { show },
 		description: 'Whether to return all results or only up to a given limit',
 	},
 	{
@@ -61,7 +53,7 @@ export const description: INodeProperties[] = [
 		name: 'returnAllNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show: { ...show, returnAll: [true] } },
+		displayOptions: { show: { returnAll: [true] } },
 	},
 	{
 		displayName: 'Limit',
@@ -69,7 +61,7 @@ export const description: INodeProperties[] = [
 		type: 'number',
 		default: 50,
 		typeOptions: { minValue: 1, maxValue: MAX_ROWS_PER_CALL },
-		displayOptions: { show: { ...show, returnAll: [false] } },
+		displayOptions: { show: { returnAll: [false] } },
 		description: 'Max number of results to return',
 		hint: `Every returned job is billed, ${formatUsd(PRICE_MICROCENTS.search_jobs)} each (${formatUsd(DEFAULT_LIMIT * PRICE_MICROCENTS.search_jobs)} for ${DEFAULT_LIMIT}). Cap a run with Max Credit per Execution in Options.`,
 	},
@@ -79,11 +71,10 @@ export const description: INodeProperties[] = [
 		type: 'number',
 		default: DEFAULT_TOOL_MAX_JOBS,
 		typeOptions: { minValue: 1, maxValue: MAX_ROWS_PER_CALL, numberPrecision: 0 },
-		displayOptions: { show: { ...show, '@tool': [true] } },
+		displayOptions: { show: { '@tool': [true] } },
 		description: `The most jobs one call of the AI model may return, whatever Limit or Return All say (each job costs ${formatUsd(PRICE_MICROCENTS.search_jobs)}). The model cannot raise it.`,
 	},
-	...toNodeProperties({ omit: ['limit'], displayOptions: { show } }),
-	legacyAdditionalFiltersProperty({ show }),
+	...toNodeProperties({ omit: ['limit'] }),
 ];
 
 /** What one item sends: its search_jobs body, and how to shape the answer. */
@@ -111,7 +102,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): SearchReque
 	const tool = isToolCall(this);
 	const { limit, returnAll } = rowsToAsk.call(this, itemIndex, tool);
 	const { body, issues } = searchFiltersFromParameters(
-		(name) => this.getNodeParameter(name, itemIndex, name === ADDITIONAL_FILTERS ? '{}' : {}),
+		(name) => this.getNodeParameter(name, itemIndex, {}),
 		{ limit },
 		{ timeZone: this.getTimezone() },
 		{ limit: 'Limit' },

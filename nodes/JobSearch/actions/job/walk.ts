@@ -5,7 +5,7 @@ import { PRICE_MICROCENTS } from '../../service/pricing';
 import { Reader, TimeBoundIgnored, type FetchPage } from '../../paging/reader';
 import { operationError, type SearchJobsData, type ToolResult, type ToolUsage } from '../../transport';
 import { itemSuffix } from '../../transport/errors';
-import type { ItemRun } from '../types';
+import type { ItemRun } from '../common/types';
 
 /** What Return All read: every job once, in the service's order. */
 export interface Walk {

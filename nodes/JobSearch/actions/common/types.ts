@@ -1,7 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { ToolName } from '../filters';
-import type { ToolResult } from '../transport';
+import type { ToolName } from '../../filters';
+import type { ToolResult } from '../../transport';
 
 export type Resource = 'job' | 'client';
 
@@ -19,7 +19,7 @@ export interface ItemOptions {
 	onPremiumNotIncluded: OnPremiumNotIncluded;
 }
 
-/** One input item's run: its index and item, its options, and the guarded way to call a tool. */
+/** One input item's run: its index and item, its options, and the way to call a tool within the execution's limits. */
 export interface ItemRun {
 	itemIndex: number;
 	item: INodeExecutionData;
@@ -31,10 +31,19 @@ export interface ItemRun {
 }
 
 /**
- * One operation in two steps, so that every item's input is checked before the first request
- * of the execution is sent (and billed).
+ * One operation: its fields, and its run in two steps, so that every item's input is checked
+ * before the first request of the execution is sent (and billed).
  */
 export interface Operation<Prepared> {
+	/** What an AI model reads about the operation as a tool: the default of its Tool Description. */
+	toolDescription: string;
+	/** The operation's own fields; the node's description says where they show. */
+	properties?: readonly INodeProperties[];
+	/**
+	 * Set on the operations that look up one job by its Job UID: they show the Job UID field, and
+	 * the items of one execution that ask for the same lookup share its answer (one request, billed once).
+	 */
+	keyedByJobUid?: true;
 	/**
 	 * Reads item `itemIndex`'s parameters, checks them and builds its request. Sends nothing;
 	 * bad input throws a NodeOperationError that names the field and `[item N]`.
