@@ -1,6 +1,6 @@
 import { createServer, request, type Server } from 'http';
 
-import { listenOnLoopback } from '../node/loopbackServer';
+import { listenOnLoopback } from '../support/hosts';
 
 export interface RowLedger {
 	url: string;
