@@ -174,6 +174,23 @@ describe('retries', () => {
 		expect(takeWaits()).toEqual([300 + RETRY_AFTER_CUSHION_MS]);
 	});
 
+	it.each([
+		['retryAfterMs: 60000 in the body', { retryAfterMs: 60_000 }, {}],
+		['Retry-After: 60 and no retryAfterMs', {}, { 'Retry-After': '60' }],
+	] as const)('waits out a 429 that asks for exactly the longest wait allowed (%s), as a per-minute limit does at the start of its window', async (_, extra, headers) => {
+		const envelope = { data: { jobs: [], total: 0 }, usage: { consumedMicrocents: 0, remainingMicrocents: 5 } };
+		const host = await startScriptedHost((_req, res, index) =>
+			index === 0 ? answer(res, 429, { error: 'Too many requests', error_code: 'rate_limited', ...extra }, headers) : answer(res, 200, envelope),
+		);
+		try {
+			const run = await runJobSearch(search({ limit: 1 }), { credentials: { apiKey: 'gm_dGVzdGtleQ', baseUrl: host.url } });
+			expect(run.error).toBeUndefined();
+			expect(takeWaits()).toEqual([60_000 + RETRY_AFTER_CUSHION_MS]);
+		} finally {
+			await host.close();
+		}
+	});
+
 	it('fails saying how long the service asked to wait when that is past Max Retry Wait', async () => {
 		const { credentials } = await service.account('free');
 		const run = await runJobSearch(search({ limit: 1, options: { maxRetryWaitSeconds: 0.01 } }), {
