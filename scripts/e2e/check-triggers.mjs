@@ -5,8 +5,10 @@
 //   20 s after, other clients keep that key at its rate limit and take every slot that frees, so
 //   no request of the trigger gets through): it becomes active, and then carries on;
 // - three workflows on one key of the Free plan (10 requests a minute) for several minutes;
-// - n8n 2.41's durable scheduler, in phases (STATE_FILE keeps the activation between them, so a
-//   later phase, after n8n restarted, goes on checking from activation): the activation poll
+// - n8n 2.41's durable scheduler, in phases (STATE_FILE keeps the activation between them, and
+//   how far each phase checked: a later phase, after n8n restarted, checks that no job arrives
+//   twice since activation, and that every job posted since the last phase left off arrives):
+//   the activation poll
 //   (ALIGN_PUBLISH publishes just after a minute starts, so the first scheduled poll comes nearly
 //   a minute later, longer than the server's lag: jobs shown in between are lost if the
 //   activation poll's state is), a restart that cuts a poll off, and with SLOW_LINK a while in
@@ -30,15 +32,27 @@ const minSeconds = Number(process.env.MIN_SECONDS ?? 200);
 const maxSeconds = Number(process.env.MAX_SECONDS ?? minSeconds + 150);
 const minDue = Number(process.env.MIN_DUE ?? 5);
 const stateFile = process.env.STATE_FILE;
+/** What STATE_FILE keeps: per workflow its activation, and up to when its jobs were checked. */
+let activation; // workflow id -> { activatedFrom, activatedBy, checkedUntilMs?, checkingUntilMs? }
+function saveState() {
+	if (!stateFile || !activation) return;
+	const kept = Object.fromEntries(
+		Object.entries(activation).map(([id, { activatedFrom, activatedBy, checkedUntilMs, checkingUntilMs }]) => [
+			id,
+			{ activatedFrom, activatedBy, ...((checkingUntilMs ?? checkedUntilMs) !== undefined ? { checkedUntilMs: checkingUntilMs ?? checkedUntilMs } : {}) },
+		]),
+	);
+	writeFileSync(stateFile, JSON.stringify(kept));
+}
 const fail = (message) => {
 	console.error(`${label}: ${message}`);
+	saveState();
 	process.exit(1);
 };
 
 const api = await login(env('N8N_URL'), env('OWNER_EMAIL'), env('OWNER_PASSWORD'));
 const startedMs = Date.now();
 
-let activation; // workflow id -> { activatedFrom, activatedBy }
 if (stateFile && existsSync(stateFile)) {
 	activation = JSON.parse(readFileSync(stateFile, 'utf8'));
 	say(`${label}: going on with ${workflowIds.length} workflow(s) published at ${new Date(Object.values(activation)[0].activatedBy).toISOString()}`);
@@ -87,11 +101,11 @@ if (stateFile && existsSync(stateFile)) {
 		await sleep(20_000);
 		await storm.stop();
 	}
-	if (stateFile) writeFileSync(stateFile, JSON.stringify(activation));
+	saveState();
 }
 
 const watchers = workflowIds.map((id) =>
-	watchTrigger({ api, n8nDir, serverUrl, checkerKey, workflowId: id, label: `${label} ${id}`, ...activation[id] }),
+	watchTrigger({ api, n8nDir, serverUrl, checkerKey, workflowId: id, label: `${label} ${id}`, activatedFrom: activation[id].activatedFrom, activatedBy: activation[id].activatedBy }),
 );
 
 // A while of a slow reference server: each answer's body drips in over 60 s, longer than n8n
@@ -125,7 +139,9 @@ try {
 		const elapsed = (Date.now() - startedMs) / 1000;
 		for (const [i, watcher] of watchers.entries()) {
 			for (const { id, jobs } of await watcher.update()) say(`${label} ${workflowIds[i]}: execution ${id}: ${jobs} jobs`);
-			const { due, missing } = await watcher.due();
+			const checkedFromMs = activation[workflowIds[i]].checkedUntilMs ?? activation[workflowIds[i]].activatedBy;
+			const { due, missing } = await watcher.due(Date.now(), checkedFromMs);
+			activation[workflowIds[i]].checkingUntilMs = Date.now() - DUE_AFTER_MS;
 			const settled = elapsed >= minSeconds && Date.now() > slowEndMs + DUE_AFTER_MS && missing.length === 0 && due.length >= minDue;
 			if (settled && !done.has(i)) {
 				done.add(i);
@@ -141,4 +157,5 @@ try {
 } catch (error) {
 	fail(error.message);
 }
+saveState();
 say(`${label}: ok, no execution failed`);

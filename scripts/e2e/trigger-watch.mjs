@@ -58,8 +58,11 @@ export function watchTrigger({ api, n8nDir, serverUrl, checkerKey, workflowId, l
 			}
 			return brought;
 		},
-		/** Jobs posted after activation and old enough to be due by now, and those of them not received. */
-		async due(nowMs = Date.now()) {
+		/**
+		 * Jobs posted after activation (or after `fromMs`, where an earlier check left off) and old
+		 * enough to be due by now, and those of them not received.
+		 */
+		async due(nowMs = Date.now(), fromMs = activatedBy) {
 			const jobs = await serverJobs(serverUrl, checkerKey, activatedFrom - 10 * 60_000);
 			const created = new Map(jobs.map((job) => [job.uid, Date.parse(job.createdAt)]));
 			for (const [uid, execution] of received) {
@@ -71,7 +74,7 @@ export function watchTrigger({ api, n8nDir, serverUrl, checkerKey, workflowId, l
 			}
 			const due = jobs.filter((job) => {
 				const at = Date.parse(job.createdAt);
-				return at > activatedBy && at <= nowMs - DUE_AFTER_MS;
+				return at > fromMs && at <= nowMs - DUE_AFTER_MS;
 			});
 			return { due, missing: due.filter((job) => !received.has(job.uid)) };
 		},
