@@ -78,7 +78,7 @@ function checkParametersExist(node: ExampleNode): string[] {
 }
 
 describe('the example workflows', () => {
-	it('are the five the README describes plus the two first ones, each with a name and the package in it', () => {
+	it('are the ones the README describes, each with a name and the package in it', () => {
 		expect(examples.map((e) => e.file).sort()).toEqual([
 			'ai-agent-job-search-tool.json',
 			'ai-scored-alerts-telegram-approval.json',
@@ -87,6 +87,7 @@ describe('the example workflows', () => {
 			'job-alerts.json',
 			'quiet-hours-alerts.json',
 			'search-then-get-job.json',
+			'several-searches-routed.json',
 		]);
 		const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
 		for (const example of examples) {
@@ -123,7 +124,9 @@ describe('the example workflows', () => {
 		const trigger = example.nodes.find((n) => n.type === JOB_SEARCH_TRIGGER_TYPE);
 		if (!trigger) return;
 		const digest = (trigger.parameters.options as { output?: string } | undefined)?.output === 'perPoll';
-		const outputs = digest ? DIGEST_FIELDS : Object.keys(searchSchema.properties);
+		// With several searches, each job also says which searches found it.
+		const named = trigger.parameters.watch === 'severalSearches' ? ['search', 'searches'] : [];
+		const outputs = digest ? DIGEST_FIELDS : [...Object.keys(searchSchema.properties), ...named];
 		for (const node of example.nodes) {
 			const direct = upstreamOf(example, node.name).includes(trigger.name);
 			for (const read of fieldsRead(node, trigger.name)) {

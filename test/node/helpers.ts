@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters, WorkflowExecuteMode } from 'n8n-workflow';
 
 import { chain, INPUT_TYPE, JOB_SEARCH_TYPE, runWorkflow, type HarnessCredentials, type WorkflowResult } from '../harness';
 
@@ -16,6 +16,10 @@ export interface RunNodeOptions {
 	timezone?: string;
 	/** Run the node in a context whose getExecutionCancelSignal returns undefined. */
 	withoutCancelSignal?: boolean;
+	/** How the execution was started; 'manual' (the editor) by default. */
+	mode?: WorkflowExecuteMode;
+	/** The workflow's static data, as n8n loads it; the run writes into this object. */
+	staticData?: IDataObject;
 }
 
 /** Runs Input → Job Search inside n8n-core with the given Job Search parameters. */
@@ -24,6 +28,8 @@ export async function runJobSearch(parameters: INodeParameters, options: RunNode
 		credentials: options.credentials,
 		timezone: options.timezone,
 		withoutCancelSignal: options.withoutCancelSignal,
+		mode: options.mode,
+		staticData: options.staticData,
 		nodes: [
 			{ name: 'Input', type: INPUT_TYPE, parameters: { items: JSON.stringify(options.input ?? [{}]) } },
 			{

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { runCycle, type CycleOutcome, type CycleSettings } from '../../nodes/JobSearch/trigger/cycle';
+import { ONE_SEARCH, runCycle, type CycleOutcome, type CycleSettings } from '../../nodes/JobSearch/trigger/cycle';
 import { failureToReport } from '../../nodes/JobSearch/trigger/failures';
 import { readState, writeState, type TriggerState } from '../../nodes/JobSearch/trigger/state';
 import { MINUTE, arrayIndex, classifyModelFailure, type IndexBehaviour, type IndexedJob } from './indexModel';
@@ -56,6 +56,10 @@ export function drive(jobs: IndexedJob[], options: { settings?: Partial<CycleSet
 		pollUntil,
 		get state() {
 			return state;
+		},
+		/** The search's own state, once it has read its Late Window. */
+		get watch() {
+			return state?.searches[ONE_SEARCH]?.watch;
 		},
 		get failed() {
 			return failed;

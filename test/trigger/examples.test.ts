@@ -13,8 +13,8 @@ describe('activation', () => {
 		const d = drive(jobs, { settings: { maxJobsPerPoll: 1, rowsPerRequest: 1 } });
 		const first = await d.poll();
 		expect(first.emit).toEqual([]);
-		expect([...d.state!.watch!.seen.keys()].sort()).toEqual(['1', '2']);
-		expect(d.state!.watch!.headMs).toBe(T0 - 5 * MINUTE);
+		expect([...d.watch!.seen.keys()].sort()).toEqual(['1', '2']);
+		expect(d.watch!.headMs).toBe(T0 - 5 * MINUTE);
 		// One row a request: the second page starts again at the first one's (inclusive) boundary.
 		expect(first.reader.rows).toBe(3);
 	});
@@ -24,7 +24,7 @@ describe('activation', () => {
 		const d = drive(jobs, { settings: { firstPollLookbackMs: 100 * MINUTE, lateWindowMs: 150 * MINUTE } });
 		const first = await d.poll();
 		expect(uidsOf(first.emit)).toEqual(['1', '2', '3']);
-		expect(d.state!.watch!.seen.has('4')).toBe(true);
+		expect(d.watch!.seen.has('4')).toBe(true);
 	});
 
 	it('reads a Late Window busier than one request in several, paying for each job once, sending none', async () => {
@@ -33,7 +33,7 @@ describe('activation', () => {
 		const first = await d.poll();
 		expect(first.emit).toEqual([]);
 		expect(first.reader.rows).toBeLessThanOrEqual(1202);
-		expect(d.state!.watch!.seen.size).toBe(1200);
+		expect(d.watch!.seen.size).toBe(1200);
 		expect(LEARN_MAX_ROWS).toBeGreaterThanOrEqual(1200);
 	});
 
@@ -98,7 +98,7 @@ describe('each poll', () => {
 		await next.poll(T0 - MINUTE);
 		const second = await next.poll(T0 + MINUTE);
 		expect(second.emit.length).toBeLessThan(25);
-		expect(next.state!.watch!.pending).toHaveLength(1);
+		expect(next.watch!.pending).toHaveLength(1);
 		await next.pollUntil(T0 + 10 * MINUTE);
 		expect(next.sent.sort()).toEqual(jobs.map((j) => j.uid).sort());
 		// Each page starts again at the last one's (inclusive) boundary: one job paid twice a page.
@@ -172,7 +172,7 @@ describe('jobs the index shows late', () => {
 		jobs[3].visibleMs = d.clock.ms + MINUTE;
 		await d.pollUntil(T0 + 3 * HOUR, 20);
 		expect(d.sent).toEqual([]);
-		expect(d.state!.watch!.pending).toEqual([]);
+		expect(d.watch!.pending).toEqual([]);
 	});
 
 	it('never stalls with one row per poll', async () => {
@@ -205,7 +205,7 @@ describe('jobs posted again and jobs in one millisecond', () => {
 		await d.poll();
 		await d.pollUntil(T0 + 4 * HOUR);
 		expect(d.sent).toEqual(['1']);
-		expect(d.state!.watch!.seen.get('1')).toBe(T0 + 40 * MINUTE);
+		expect(d.watch!.seen.get('1')).toBe(T0 + 40 * MINUTE);
 	});
 
 	it('remembers a reposted uid from its latest createdAt, after its first one is settled', async () => {
@@ -340,7 +340,7 @@ describe('failures', () => {
 		const d = drive(jobs, { behaviour: { share429: 1, retryAfterMs: 10 * MINUTE, seed: 1 } });
 		const first = await d.poll();
 		expect(first.failure?.kind.kind).toBe('rate-limited');
-		expect(d.state!.watch).toBeUndefined();
+		expect(d.watch).toBeUndefined();
 		expect(d.failed).toBe(0);
 	});
 });
@@ -361,7 +361,7 @@ describe('the uids kept', () => {
 		const d = drive(jobs);
 		await d.poll();
 		await d.pollUntil(T0 + 4 * HOUR);
-		expect(d.state!.watch!.wholePasses).toBe(false);
-		expect(d.state!.watch!.checkedMs).toBeGreaterThan(T0 + 4 * HOUR - YOUNG_CHECK_AGE_MS - 15 * MINUTE);
+		expect(d.watch!.wholePasses).toBe(false);
+		expect(d.watch!.checkedMs).toBeGreaterThan(T0 + 4 * HOUR - YOUNG_CHECK_AGE_MS - 15 * MINUTE);
 	});
 });

@@ -85,7 +85,7 @@ describe('on random postings and polls', () => {
 				async (postings, gaps, settings, faults) => {
 					const { jobs, d } = await run(postings, gaps, settings, faults, true);
 					expectExactlyOnce(d.sent, jobs, d.clock.ms);
-					expect(d.state!.watch!.pending).toEqual([]);
+					expect(d.watch!.pending).toEqual([]);
 					// Faults on every third request at one request a minute can last: then a poll may fail.
 					if (faults.share429 === 0 && faults.share500 === 0) expect(d.failed).toBe(0);
 				},
@@ -107,7 +107,7 @@ describe('on random postings and polls', () => {
 				async (postings, gaps, settings, faults) => {
 					const { jobs, d } = await run(postings, gaps, settings, faults, false);
 					expectExactlyOnce(d.sent, jobs, d.clock.ms);
-					expect(d.state!.watch!.pending).toEqual([]);
+					expect(d.watch!.pending).toEqual([]);
 				},
 			),
 			propertyParameters(150, 20261123),
@@ -124,7 +124,7 @@ describe('on random postings and polls', () => {
 				async (postings, gaps, settings, faults) => {
 					const { d } = await run(postings, gaps, settings, faults, true);
 					expect(d.sent).toHaveLength(new Set(d.sent).size);
-					expect(d.state!.watch!.pending).toEqual([]);
+					expect(d.watch!.pending).toEqual([]);
 					const times = d.index.requests.map((r) => r.atMs);
 					expect(busiestMinute(times)).toBeLessThanOrEqual(Math.max(10, settings.requestsPerMinute));
 				},

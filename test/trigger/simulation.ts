@@ -1,4 +1,5 @@
-import { runCycle, type CycleSettings } from '../../nodes/JobSearch/trigger/cycle';
+import { ONE_SEARCH, runSearches, type CycleSettings } from '../../nodes/JobSearch/trigger/cycle';
+import type { FetchPage } from '../../nodes/JobSearch/paging/reader';
 import { failureToReport } from '../../nodes/JobSearch/trigger/failures';
 import type { TriggerState } from '../../nodes/JobSearch/trigger/state';
 import {
@@ -30,7 +31,10 @@ export const defaultSettings = (over: Partial<CycleSettings> = {}): CycleSetting
 export const pollTimeFor = (everyMinutes: number) => Math.min(15 * MINUTE, Math.max(30_000, everyMinutes * MINUTE * 0.8));
 
 export interface SimTrigger {
+	/** Every job of the index a search may meet (for several searches: their union). */
 	jobs: IndexedJob[];
+	/** Several searches in the trigger, each with the jobs its filters match; one search of all `jobs` when unset. */
+	searches?: { key: string; jobs: IndexedJob[] }[];
 	behaviour?: IndexBehaviour;
 	settings: CycleSettings;
 	everyMinutes: number;
@@ -62,12 +66,13 @@ export interface SimFigures {
 	finalState?: TriggerState;
 }
 
-/** A late job is sent at the latest by the final look of its part: a Late Window and some minutes after it was posted. */
+/** A late job is sent at the latest by the final look of its part: a Late Window, a poll and some minutes after it was posted. */
 const SETTLING_MS = 30 * MINUTE;
 
 interface Running {
 	spec: SimTrigger;
-	index: ReturnType<typeof arrayIndex>;
+	index: { requests: { atMs: number }[]; rows: () => number };
+	searches: { key: string; fetchPage: FetchPage }[];
 	state?: TriggerState;
 	pollTimes: number[];
 	deliveredAt: Map<string, number>;
@@ -114,14 +119,30 @@ export async function simulate(triggers: SimTrigger[], fromMs: number, toMs: num
 	const clock = { ms: fromMs };
 	const time = new VirtualTime(clock);
 	const runs: Running[] = triggers.map((spec) => {
-		const index = arrayIndex(spec.jobs, clock, spec.behaviour);
-		const timed: typeof index.fetchPage = async (request) => {
-			const answer = await index.fetchPage(request).catch((error: Error) => error);
-			await time.sleep(requestMs);
-			if (answer instanceof Error) throw answer;
-			return answer;
+		const requests: { atMs: number }[] = [];
+		const indexes = (spec.searches ?? [{ key: ONE_SEARCH, jobs: spec.jobs }]).map(({ key, jobs }) => {
+			const index = arrayIndex(jobs, clock, spec.behaviour);
+			const fetchPage: FetchPage = async (request) => {
+				requests.push({ atMs: clock.ms });
+				const answer = await index.fetchPage(request).catch((error: Error) => error);
+				await time.sleep(requestMs);
+				if (answer instanceof Error) throw answer;
+				return answer;
+			};
+			return { key, index, fetchPage };
+		});
+		const rows = () => indexes.reduce((sum, { index }) => sum + index.rows(), 0);
+		return {
+			spec,
+			index: { requests, rows },
+			searches: indexes.map(({ key, fetchPage }) => ({ key, fetchPage })),
+			pollTimes: [],
+			deliveredAt: new Map(),
+			duplicates: [],
+			maxRequestsPerPoll: 0,
+			failedPolls: 0,
+			interruptedPolls: 0,
 		};
-		return { spec, index: { ...index, fetchPage: timed }, pollTimes: [], deliveredAt: new Map(), duplicates: [], maxRequestsPerPoll: 0, failedPolls: 0, interruptedPolls: 0 };
 	});
 	const loop = async (run: Running) => {
 		let busyUntil = -Infinity;
@@ -131,15 +152,15 @@ export async function simulate(triggers: SimTrigger[], fromMs: number, toMs: num
 			const pollMs = clock.ms;
 			run.pollTimes.push(pollMs);
 			const before = run.index.requests.length;
-			const out = await runCycle(run.state, run.spec.settings, {
-				fetchPage: run.index.fetchPage,
+			const out = await runSearches(run.state, run.searches, run.spec.settings, {
+				fetchPage: run.searches[0].fetchPage,
 				now: () => clock.ms,
 				sleep: async (ms) => await time.sleep(ms),
 				classify: classifyModelFailure,
 			});
 			busyUntil = clock.ms;
 			if (process.env.TRACE_SIM && run === runs[0]) {
-				const w = out.state.watch;
+				const w = Object.values(out.state.searches)[0]?.watch;
 				const hm = (ms: number) => new Date(ms).toISOString().slice(11, 19);
 				console.log(hm(pollMs), `req ${run.index.requests.length - before} emit ${out.emit.length} fail ${out.failure?.kind.kind ?? '-'}`, w ? `head ${hm(w.headMs)} final ${hm(w.finalMs)} floor ${hm(w.floorMs)} pass ${w.pass ? hm(w.pass.cursorMs) : '-'} pending ${w.pending.length} seen ${w.seen.size}` : '', `share ${out.state.requests.share.toFixed(2)} tokens ${out.state.requests.tokens.toFixed(1)}`);
 			}
@@ -172,7 +193,7 @@ function figuresOf(run: Running, fromMs: number, toMs: number): SimFigures {
 			j.visibleMs + skewMs > fromMs &&
 			j.visibleMs - j.createdMs <= lateWindowMs &&
 			shownAt(j, toMs - skewMs) &&
-			j.visibleMs + skewMs <= toMs - lateWindowMs - SETTLING_MS &&
+			j.visibleMs + skewMs <= toMs - lateWindowMs - SETTLING_MS - run.spec.everyMinutes * MINUTE &&
 			pollTimes.some((p) => shownAt(j, p - skewMs)),
 	);
 	let firstPoll = 0;
@@ -254,7 +275,8 @@ export function baselineFigures(jobs: IndexedJob[], fromMs: number, toMs: number
 	const rows = Math.round((counted / sampled) * pollTimes.length);
 	const run: Running = {
 		spec: { jobs, settings: defaultSettings(), everyMinutes, behaviour: { skewMs } },
-		index: { ...arrayIndex([], { ms: 0 }), rows: () => rows, requests: pollTimes.map((atMs) => ({ fromMs: atMs - dayMs, limit: 10_000, atMs })) },
+		index: { rows: () => rows, requests: pollTimes.map((atMs) => ({ atMs })) },
+		searches: [],
 		pollTimes,
 		deliveredAt,
 		duplicates: [],

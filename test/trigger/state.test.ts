@@ -1,35 +1,40 @@
 import { pruneSeen } from '../../nodes/JobSearch/trigger/cycle';
-import { readState, writeState, type TriggerState } from '../../nodes/JobSearch/trigger/state';
+import { readState, writeState, type TriggerState, type Watch } from '../../nodes/JobSearch/trigger/state';
 import { REPOST_MEMORY_MS } from '../../nodes/JobSearch/trigger/tunables';
 import { MINUTE } from './indexModel';
 
 const T0 = Date.UTC(2026, 10, 20, 8, 0, 0);
 
+const watch: Watch = {
+	headMs: T0,
+	finalMs: T0 - 60 * MINUTE,
+	floorMs: T0 - 70 * MINUTE,
+	seen: new Map([
+		['7', T0 - 1],
+		['8', T0 - 2],
+	]),
+	gone: new Set(['8']),
+	pending: [
+		{ fromMs: T0 - 9, toMs: T0 - 5, learnBeforeMs: T0 - 30 * MINUTE },
+		{ fromMs: T0 - 59 * MINUTE, toMs: T0 - 50 * MINUTE, finalToMs: T0 - 45 * MINUTE },
+	],
+	pass: { startedMs: T0 - 5, fromMs: T0 - 60_000, cursorMs: T0 - 30_000, toMs: T0 - 6, finalUpToMs: T0 - 61 * MINUTE },
+	passStartedMs: T0 - 5,
+	wholePasses: false,
+	checkedMs: T0 - 20 * MINUTE,
+	tiesSeenMs: T0 - 3,
+	offsets: [{ atMs: T0 - MINUTE, offsetMs: -90_000 }],
+};
+
 const state: TriggerState = {
 	lastPollMs: T0 - 5,
-	activatedMs: T0 - 60 * MINUTE,
+	searches: {
+		a1b2c3d4: { activatedMs: T0 - 60 * MINUTE, watch },
+		// A search added later, whose activation read has not come through yet.
+		e5f6a7b8: { activatedMs: T0 - 2 * MINUTE },
+	},
 	requests: { tokens: 3.5, atMs: T0 - 4, share: 0.75, sentMs: [T0 - 30_000, T0 - 6_000], pausedUntilMs: T0 + 20_000 },
 	trouble: { sinceMs: T0 - 10 * MINUTE, polls: 4, reportedMs: T0 - MINUTE },
-	watch: {
-		headMs: T0,
-		finalMs: T0 - 60 * MINUTE,
-		floorMs: T0 - 70 * MINUTE,
-		seen: new Map([
-			['7', T0 - 1],
-			['8', T0 - 2],
-		]),
-		gone: new Set(['8']),
-		pending: [
-			{ fromMs: T0 - 9, toMs: T0 - 5, learnBeforeMs: T0 - 30 * MINUTE },
-			{ fromMs: T0 - 59 * MINUTE, toMs: T0 - 50 * MINUTE, finalToMs: T0 - 45 * MINUTE },
-		],
-		pass: { startedMs: T0 - 5, fromMs: T0 - 60_000, cursorMs: T0 - 30_000, toMs: T0 - 6, finalUpToMs: T0 - 61 * MINUTE },
-		passStartedMs: T0 - 5,
-		wholePasses: false,
-		checkedMs: T0 - 20 * MINUTE,
-		tiesSeenMs: T0 - 3,
-		offsets: [{ atMs: T0 - MINUTE, offsetMs: -90_000 }],
-	},
 };
 
 describe('the stored state', () => {
@@ -41,10 +46,10 @@ describe('the stored state', () => {
 	});
 
 	it('keeps a pass that gives no final look (a pass of the newest stretches) through the round trip', () => {
-		const partial: TriggerState = { ...state, watch: { ...state.watch!, pass: { ...state.watch!.pass!, finalUpToMs: -Infinity } } };
+		const partial: TriggerState = { ...state, searches: { a: { activatedMs: T0, watch: { ...watch, pass: { ...watch.pass!, finalUpToMs: -Infinity } } } } };
 		const staticData: Record<string, unknown> = {};
 		writeState(staticData as never, partial);
-		expect(readState(JSON.parse(JSON.stringify(staticData)))?.watch?.pass?.finalUpToMs).toBe(-Infinity);
+		expect(readState(JSON.parse(JSON.stringify(staticData)))?.searches.a.watch?.pass?.finalUpToMs).toBe(-Infinity);
 	});
 
 	it('keeps keys it does not own, such as the running poll\'s lock, when it writes', () => {
@@ -55,7 +60,7 @@ describe('the stored state', () => {
 	});
 
 	it('keeps a trigger that has not read its Late Window yet (a failed activation) with its request budget', () => {
-		const { watch: _, ...waiting } = state;
+		const waiting: TriggerState = { ...state, searches: { a: { activatedMs: T0 } } };
 		const staticData: Record<string, unknown> = {};
 		writeState(staticData as never, waiting);
 		expect(readState(JSON.parse(JSON.stringify(staticData)))).toEqual(waiting);
@@ -66,11 +71,13 @@ describe('the stored state', () => {
 		const staticData: Record<string, unknown> = {};
 		writeState(staticData as never, state);
 		const stored = JSON.parse(JSON.stringify(staticData));
-		expect(readState({ ...stored, version: 3 })).toBeUndefined();
+		expect(readState({ ...stored, version: 4 })).toBeUndefined();
 		expect(readState({ ...stored, lastPoll: 'soon' })).toBeUndefined();
-		expect(readState({ ...stored, watch: { ...stored.watch, seen: { a: 'x' } } })).toBeUndefined();
+		const search = stored.searches.a1b2c3d4;
+		expect(readState({ ...stored, searches: { a1b2c3d4: { ...search, watch: { ...search.watch, seen: { a: 'x' } } } } })).toBeUndefined();
 		expect(readState({ ...stored, requests: { ...stored.requests, share: -1 } })).toBeUndefined();
-		expect(readState({ ...stored, watch: { ...stored.watch, pass: { started: stored.lastPoll } } })).toBeUndefined();
+		expect(readState({ ...stored, searches: { a1b2c3d4: { ...search, watch: { ...search.watch, pass: { started: stored.lastPoll } } } } })).toBeUndefined();
+		expect(readState({ ...stored, searches: undefined })).toBeUndefined();
 	});
 });
 

@@ -3,6 +3,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { MAX_ROWS_PER_CALL } from '../filters';
 import { SERVICE_PLANS, minIntervalMsFor, plansWithPremiumAddon } from '../service/plans';
 import { PRICE_MICROCENTS, formatUsd } from '../service/pricing';
+import { RUNWAY_WARN_DAYS } from '../service/runway';
 import {
 	DEFAULT_MAX_RETRIES,
 	DEFAULT_MAX_RETRY_WAIT_SECONDS,
@@ -129,6 +130,15 @@ const optionsCollection: INodeProperties = {
 			typeOptions: { minValue: 1, numberPrecision: 0 },
 			description:
 				'The longest one request may take, from sending it to the last byte of the answer. A request that times out is not retried: the service may have done (and billed) the work.',
+		},
+		{
+			displayName: 'Warn Below Credit (USD)',
+			name: 'warnBelowCreditUsd',
+			type: 'number',
+			default: 0,
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			description:
+				`Show a warning in the output panel when the account's credit left is below this amount. The node always warns when it would last less than ${RUNWAY_WARN_DAYS} days at this workflow's pace, or not pay for another run like this one; 0 adds no amount of your own. Read from the first item.`,
 		},
 	],
 };

@@ -21,6 +21,9 @@ export interface ServiceErrorDetails {
 	error_code: string;
 	httpCode: number | null;
 	retryAfterMs?: number;
+	/** Out of credit (402): what the service says is left, and its top-up address. */
+	availableMicrocents?: number;
+	upgradeUrl?: string;
 }
 
 /** The service's error body (docs/service.md#errors), with the extra fields of 402 and 429. */
@@ -263,6 +266,8 @@ export function serviceError(
 			error_code: body.error_code ?? `http_${status}`,
 			httpCode: status,
 			...(status === 429 && retryAfterMs !== undefined ? { retryAfterMs } : {}),
+			...(status === 402 && Number.isSafeInteger(body.availableMicrocents) ? { availableMicrocents: body.availableMicrocents } : {}),
+			...(status === 402 && typeof body.upgradeUrl === 'string' ? { upgradeUrl: body.upgradeUrl } : {}),
 		},
 		mapped.failure,
 		circumstances.answeredAtMs,

@@ -36,7 +36,51 @@ export const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	...toNodeProperties({ omit: TRIGGER_OWNED_KEYS }),
+	{
+		displayName: 'Watch',
+		name: 'watch',
+		type: 'options',
+		default: 'oneSearch',
+		options: [
+			{ name: 'One Search', value: 'oneSearch', description: 'The filters below' },
+			{
+				name: 'Several Searches',
+				value: 'severalSearches',
+				description: 'Named searches, each with its own filters: each job is sent once, with the searches that found it',
+			},
+		],
+		description: 'Whether to watch one search or several named ones (one per skill, client profile or team member)',
+	},
+	...toNodeProperties({ omit: TRIGGER_OWNED_KEYS }).map((property) => ({ ...property, displayOptions: { show: { watch: ['oneSearch'] } } })),
+	{
+		displayName: 'Searches',
+		name: 'searches',
+		type: 'fixedCollection',
+		placeholder: 'Add Search',
+		default: {},
+		typeOptions: { multipleValues: true, sortable: true },
+		displayOptions: { show: { watch: ['severalSearches'] } },
+		description:
+			'Each job is sent once, with "search" (the first of these that found it, in this order) and "searches" (all that did), so a Switch node can route it. All searches share the requests and the credit of this trigger.',
+		options: [
+			{
+				displayName: 'Search',
+				name: 'search',
+				values: [
+					{
+						displayName: 'Name',
+						name: 'name',
+						type: 'string',
+						default: '',
+						required: true,
+						placeholder: 'e.g. Python scraping',
+						description: 'What items say in "search" and "searches" for the jobs this search finds',
+					},
+					...toNodeProperties({ omit: TRIGGER_OWNED_KEYS }),
+				],
+			},
+		],
+	},
 	simplifyProperty(),
 	{
 		displayName: 'Options',

@@ -35,12 +35,13 @@ function oneLine(text: unknown, max: number): string {
 	return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
 }
 
-/** One job in the text: its title and budget, then its link. */
-function entry(job: IDataObject): string {
+/** One job in the text: its title and budget (and the searches that found it), then its link. */
+function entry(job: IDataObject, foundBy?: (uid: string) => string[]): string {
 	const budget = budgetOf(job);
 	const title = oneLine(job.title, TITLE_MAX_CHARS) || 'Untitled job';
 	const link = typeof job.externalLink === 'string' ? job.externalLink : typeof job.url === 'string' ? job.url : '';
-	return [`• ${title}${budget ? ` (${budget})` : ''}`, link].filter(Boolean).join('\n');
+	const searches = foundBy ? ` [${foundBy(String(job.uid)).join(', ')}]` : '';
+	return [`• ${title}${budget ? ` (${budget})` : ''}${searches}`, link].filter(Boolean).join('\n');
 }
 
 const more = (count: number) => `and ${count.toLocaleString('en-US')} more`;
@@ -49,14 +50,14 @@ const more = (count: number) => `and ${count.toLocaleString('en-US')} more`;
  * The ready-to-send list of `jobs` (newest first): as many whole entries as fit under
  * DIGEST_TEXT_MAX_CHARS, then "and N more" when some did not.
  */
-export function digestText(jobs: IDataObject[]): string {
+export function digestText(jobs: IDataObject[], foundBy?: (uid: string) => string[]): string {
 	const head = `${jobs.length.toLocaleString('en-US')} new job${jobs.length === 1 ? '' : 's'}`;
 	// Room for the longest possible tail ("\n\nand 1,000,000 more"), so the last entry never has to go.
 	const room = DIGEST_TEXT_MAX_CHARS - `\n\n${more(10 ** 6)}`.length;
 	let text = head;
 	let shown = 0;
 	for (const job of jobs) {
-		const next = `${text}\n\n${entry(job)}`;
+		const next = `${text}\n\n${entry(job, foundBy)}`;
 		if (next.length > room) break;
 		text = next;
 		shown++;

@@ -25,6 +25,8 @@ export class Known {
 		readonly reader: Reader,
 		previous: Watch | undefined,
 		private readonly emitting: boolean,
+		/** Whether another search of the trigger knows a uid already: then it is learned here, not sent again. */
+		private readonly knownElsewhere: (uid: string) => boolean = () => false,
 	) {
 		this.seen = new Map(previous?.seen);
 		this.gone = new Set(previous?.gone);
@@ -61,6 +63,7 @@ export class Known {
 			this.seen.set(uid, read.createdMs);
 			this.place(undefined, read.createdMs);
 			fresh++;
+			if (this.knownElsewhere(uid)) continue;
 			if (read.createdMs <= lateBeforeMs) this.late++;
 			if (this.emitting && read.createdMs >= learnBeforeMs) this.fresh.push(read);
 		}

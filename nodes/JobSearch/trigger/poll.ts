@@ -3,7 +3,8 @@ import { NodeApiError, NodeOperationError, sleep, type IDataObject, type INodeEx
 import type { FetchPage } from '../paging/reader';
 import { formatUsd } from '../service/pricing';
 import { callTool, operationError, type SearchJobsData, type ToolResult } from '../transport';
-import { runCycle } from './cycle';
+import { runSearches } from './cycle';
+import { PACE_KEY, WARNED_KEY, creditAfterPoll } from './credit';
 import { classifyFailure, failureToReport } from './failures';
 import { triggerItems } from './items';
 import { noMatchingJob } from './noMatch';
@@ -16,14 +17,38 @@ import { MANUAL_SAMPLE_SIZE, POLL_TIME_SHARE } from './tunables';
 /** Retries of a 5xx or a dropped connection inside one request; a 429 is never waited out in a poll. */
 const POLL_REQUEST_RETRIES = 2;
 
-/** "Fetch Test Event": a few recent matches to build the workflow with; the alert state stays as it was. */
+/** With several searches, items name the searches that found each job: their names, by the searches' keys. */
+function namesOf(settings: TriggerSettings, foundBy: Map<string, string[]>): { foundBy?: (uid: string) => string[] } {
+	if (!settings.named) return {};
+	const names = new Map(settings.searches.map((search) => [search.key, search.names]));
+	return { foundBy: (uid) => (foundBy.get(uid) ?? []).flatMap((key) => names.get(key) ?? []) };
+}
+
+/**
+ * "Fetch Test Event": a few recent matches of each search to build the workflow with; the alert
+ * state stays as it was.
+ */
 async function sample(this: IPollFunctions, settings: TriggerSettings): Promise<INodeExecutionData[][] | null> {
-	const body = { ...settings.filters, limit: MANUAL_SAMPLE_SIZE };
-	const { data, usage } = await callTool.call(this, 'search_jobs', body);
-	const jobs = (data as SearchJobsData).jobs;
-	this.logger.info(`${logPrefix.call(this)} test: ${jobs.length} sample jobs, spent ${formatUsd(usage.consumedMicrocents)}`);
-	if (jobs.length === 0) throw noMatchingJob(this.getNode(), settings.filters);
-	return [triggerItems(jobs, { simplify: settings.simplify, output: settings.output, ...(settings.includeUsage ? { usage } : {}) })];
+	const found = new Map<string, { job: IDataObject; keys: string[] }>();
+	let consumedMicrocents = 0;
+	let remainingMicrocents = 0;
+	for (const search of settings.searches) {
+		const { data, usage } = await callTool.call(this, 'search_jobs', { ...search.filters, limit: MANUAL_SAMPLE_SIZE });
+		consumedMicrocents += usage.consumedMicrocents;
+		remainingMicrocents = usage.remainingMicrocents;
+		for (const job of (data as SearchJobsData).jobs) {
+			const uid = String(job.uid);
+			const entry = found.get(uid);
+			if (entry) entry.keys.push(search.key);
+			else found.set(uid, { job, keys: [search.key] });
+		}
+	}
+	const jobs = [...found.values()].map((entry) => entry.job).sort((a, b) => Date.parse(String(b.createdAt)) - Date.parse(String(a.createdAt)));
+	this.logger.info(`${logPrefix.call(this)} test: ${jobs.length} sample jobs, spent ${formatUsd(consumedMicrocents)}`);
+	if (jobs.length === 0) throw noMatchingJob(this.getNode(), settings.searches[0].filters);
+	const usage = settings.includeUsage ? { usage: { consumedMicrocents, remainingMicrocents } } : {};
+	const foundBy = new Map([...found].map(([uid, entry]) => [uid, entry.keys]));
+	return [triggerItems(jobs, { simplify: settings.simplify, output: settings.output, ...usage, ...namesOf(settings, foundBy) })];
 }
 
 /**
@@ -49,28 +74,34 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 	}
 	try {
 		const deadlineMs = startMs + pollTimeMs * POLL_TIME_SHARE;
-		const fetchPage: FetchPage = async ({ fromMs, toMs, limit }) => {
-			const body: IDataObject = { ...settings.filters, fromDate: new Date(fromMs).toISOString(), limit };
-			if (toMs !== undefined) body.toDate = new Date(toMs).toISOString();
-			// The transport refuses a search answer without data.jobs and an integer data.total.
-			const { data, usage } = (await callTool.call(this, 'search_jobs', body, {
-				maxRetries: POLL_REQUEST_RETRIES,
-				maxRetryWaitMs: pollTimeMs * POLL_TIME_SHARE,
-				deadlineMs,
-				waitOnRateLimit: false,
-			})) as ToolResult<SearchJobsData>;
-			return { jobs: data.jobs, total: data.total, ...usage };
-		};
+		const fetchFor =
+			(filters: IDataObject): FetchPage =>
+			async ({ fromMs, toMs, limit }) => {
+				const body: IDataObject = { ...filters, fromDate: new Date(fromMs).toISOString(), limit };
+				if (toMs !== undefined) body.toDate = new Date(toMs).toISOString();
+				// The transport refuses a search answer without data.jobs and an integer data.total.
+				const { data, usage } = (await callTool.call(this, 'search_jobs', body, {
+					maxRetries: POLL_REQUEST_RETRIES,
+					maxRetryWaitMs: pollTimeMs * POLL_TIME_SHARE,
+					deadlineMs,
+					waitOnRateLimit: false,
+				})) as ToolResult<SearchJobsData>;
+				return { jobs: data.jobs, total: data.total, ...usage };
+			};
 		const previous: TriggerState | undefined = readState(staticData);
-		const outcome = await runCycle(previous, settings.cycle, {
-			fetchPage,
+		const searches = settings.searches.map((search) => ({ key: search.key, fetchPage: fetchFor(search.filters) }));
+		const outcome = await runSearches(previous, searches, settings.cycle, {
+			fetchPage: searches[0].fetchPage,
 			now: () => Date.now(),
 			sleep: async (ms) => await sleep(ms),
 			classify: classifyFailure,
 		});
 		const reported = failureToReport(outcome, Date.now());
-		writeState(staticData, outcome.state, [LOCK_KEY]);
+		writeState(staticData, outcome.state, [LOCK_KEY, PACE_KEY, WARNED_KEY]);
 		report.call(this, outcome);
+		const { consumedMicrocents, remainingMicrocents } = outcome.reader;
+		const credit = remainingMicrocents === undefined ? undefined : creditAfterPoll(staticData, Date.now(), consumedMicrocents, remainingMicrocents);
+		if (credit?.warnNow) this.logger.warn(`${logPrefix.call(this)} credit runs short: ${credit.warnNow}`);
 		if (reported instanceof NodeApiError || reported instanceof NodeOperationError) throw reported;
 		if (reported) {
 			// The Reader's own verdict: a host that answers outside the time bound asked for.
@@ -80,10 +111,17 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 			});
 		}
 		if (outcome.emit.length === 0) return null;
-		const usage = settings.includeUsage
-			? { consumedMicrocents: outcome.reader.consumedMicrocents, remainingMicrocents: outcome.reader.remainingMicrocents ?? 0 }
-			: undefined;
-		return [triggerItems(outcome.emit, { simplify: settings.simplify, output: settings.output, ...(usage ? { usage } : {}) })];
+		const usage = settings.includeUsage ? { consumedMicrocents, remainingMicrocents: remainingMicrocents ?? 0 } : undefined;
+		const creditLeft = settings.includeUsage && credit ? { creditLeft: credit.creditLeft } : {};
+		return [
+			triggerItems(outcome.emit, {
+				simplify: settings.simplify,
+				output: settings.output,
+				...(usage ? { usage } : {}),
+				...creditLeft,
+				...namesOf(settings, outcome.foundBy),
+			}),
+		];
 	} finally {
 		releaseLock(staticData, lock);
 	}

@@ -93,8 +93,7 @@ export class RequestBudget {
 	 */
 	remaining(): number {
 		const spacingMs = RATE_WINDOW_MS / windowCap(this.settings);
-		const lastMs = this.ledger.sentMs.length > 0 ? this.ledger.sentMs[this.ledger.sentMs.length - 1] : -Infinity;
-		const firstTurnMs = Math.max(this.clock.now(), this.ledger.pausedUntilMs, lastMs + spacingMs);
+		const firstTurnMs = Math.max(this.clock.now(), this.turnMs(false));
 		const turns = firstTurnMs >= this.deadlineMs ? 0 : Math.floor((this.deadlineMs - 1 - firstTurnMs) / spacingMs) + 1;
 		return Math.min(this.available(), turns);
 	}
@@ -121,12 +120,10 @@ export class RequestBudget {
 	 * workflows on one key take turns instead of emptying its window at once. False when no
 	 * request may go in this poll: no token, or its turn would come only after the poll's time.
 	 */
-	async take(): Promise<boolean> {
+	async take(burst = false): Promise<boolean> {
 		this.refill();
 		if (this.ledger.tokens < 1) return false;
-		const spacingMs = RATE_WINDOW_MS / windowCap(this.settings);
-		const lastMs = this.ledger.sentMs.length > 0 ? this.ledger.sentMs[this.ledger.sentMs.length - 1] : -Infinity;
-		const turnMs = Math.max(this.ledger.pausedUntilMs, lastMs + spacingMs);
+		const turnMs = this.turnMs(burst);
 		const nowMs = this.clock.now();
 		if (turnMs > nowMs) {
 			if (turnMs >= this.deadlineMs) return false;
@@ -138,6 +135,20 @@ export class RequestBudget {
 		this.ledger.sentMs = [...this.ledger.sentMs, this.clock.now()].slice(-windowCap(this.settings));
 		this.requests++;
 		return true;
+	}
+
+	/**
+	 * When the next request may go: after any pause the service asked for, and one spacing after
+	 * the last request; a `burst` (the head reads of a poll's searches, which should meet the
+	 * index at the same moment) only waits for a free place in the rate window.
+	 */
+	private turnMs(burst: boolean): number {
+		const cap = windowCap(this.settings);
+		const sent = this.ledger.sentMs;
+		const windowFreeMs = sent.length >= cap ? sent[sent.length - cap] + RATE_WINDOW_MS + 1 : -Infinity;
+		if (burst) return Math.max(this.ledger.pausedUntilMs, windowFreeMs);
+		const lastMs = sent.length > 0 ? sent[sent.length - 1] : -Infinity;
+		return Math.max(this.ledger.pausedUntilMs, windowFreeMs, lastMs + RATE_WINDOW_MS / cap);
 	}
 
 	/**

@@ -1,11 +1,12 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { ADDITIONAL_FILTERS, searchFiltersFromParameters } from '../filters';
+import { searchFiltersFromParameters } from '../filters';
 import { numberOption } from '../filters/numberOption';
 import { operationError } from '../transport';
 import type { CycleSettings } from './cycle';
 import { TRIGGER_OWNED_KEYS } from './description';
 import type { TriggerOutput } from './digest';
+import { mergeSearches, type SearchSpec } from './searches';
 import { pollTimeMs, shortestIntervalMs } from './pollTime';
 import {
 	DEFAULT_LATE_WINDOW_MINUTES,
@@ -19,8 +20,10 @@ const HOUR_MS = 60 * MINUTE_MS;
 
 /** Everything a poll reads from the node's parameters, read once. */
 export interface TriggerSettings {
-	/** The search_jobs body without the window and limit, which each request adds. */
-	filters: IDataObject;
+	/** One search (watch "One Search"), or the named ones, same filters merged. */
+	searches: SearchSpec[];
+	/** Whether items say which searches found them (watch "Several Searches"). */
+	named: boolean;
 	simplify: boolean;
 	includeUsage: boolean;
 	output: TriggerOutput;
@@ -32,31 +35,51 @@ function positive(value: unknown, fallback: number): number {
 	return n > 0 ? n : fallback;
 }
 
-/** The search filters, checked before any credit is spent. */
-function filters(this: IPollFunctions): IDataObject {
-	const { body, issues } = searchFiltersFromParameters((name) =>
-		this.getNodeParameter(name, name === ADDITIONAL_FILTERS ? '{}' : {}),
-	);
+/** A search's filters, checked before any credit is spent; `label` names the search in the message. */
+function filters(this: IPollFunctions, parameter: (name: string) => unknown, label: string): IDataObject {
+	const { body, issues } = searchFiltersFromParameters(parameter);
 	const owned = TRIGGER_OWNED_KEYS.find((key) => key in body);
 	if (owned) {
-		throw operationError(this.getNode(), 'invalid_input', `Additional Filters (JSON) sets "${owned}", which the trigger sets itself`, {
+		throw operationError(this.getNode(), 'invalid_input', `${label}Additional Filters (JSON) sets "${owned}", which the trigger sets itself`, {
 			description:
 				'Remove it. Each poll asks for the jobs since the previous one; use "Emit on First Poll (Hours)" to also get older jobs once, and "Max Jobs per Poll" to bound a poll.',
 		});
 	}
 	if (issues.length > 0) {
-		throw operationError(this.getNode(), 'invalid_input', issues[0].message, {
+		throw operationError(this.getNode(), 'invalid_input', `${label}${issues[0].message}`, {
 			description: issues.map((i) => i.message).join('\n'),
 		});
 	}
 	return body as IDataObject;
 }
 
+/** The named searches of watch "Several Searches", each checked. */
+function namedSearches(this: IPollFunctions, options: IDataObject): SearchSpec[] {
+	const entries = ((this.getNodeParameter('searches', {}) as { search?: IDataObject[] }).search ?? []).filter(Boolean);
+	if (entries.length === 0) {
+		throw operationError(this.getNode(), 'invalid_input', 'Searches holds no search', {
+			description: 'Add a search under Searches (Add Search), give it a name and its filters, or switch Watch to One Search.',
+		});
+	}
+	return mergeSearches(
+		entries.map((entry, index) => {
+			const name = typeof entry.name === 'string' && entry.name.trim() !== '' ? entry.name.trim() : `Search ${index + 1}`;
+			const parameter = (key: string) => (key === 'options' ? options : entry[key]);
+			return { name, filters: filters.call(this, parameter, `Search "${name}": `) };
+		}),
+	);
+}
+
 export function readSettings(this: IPollFunctions): TriggerSettings {
 	const options = this.getNodeParameter('options', {}) as IDataObject;
 	const firstPollHours = numberOption(options.firstPollHours, 0);
+	const named = this.getNodeParameter('watch', 'oneSearch') === 'severalSearches';
+	const searches = named
+		? namedSearches.call(this, options)
+		: mergeSearches([{ name: 'Search', filters: filters.call(this, (name) => this.getNodeParameter(name, {}), '') }]);
 	return {
-		filters: filters.call(this),
+		searches,
+		named,
 		simplify: this.getNodeParameter('simplify', true) as boolean,
 		includeUsage: options.includeUsage === true,
 		output: options.output === 'perPoll' ? 'perPoll' : 'perJob',

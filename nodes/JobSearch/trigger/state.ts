@@ -68,44 +68,52 @@ export interface Trouble {
 	reportedMs?: number;
 }
 
+/** One search of the trigger. */
+export interface SearchState {
+	/** When its first poll ran: jobs posted since are sent even if its activation read came later. */
+	activatedMs: number;
+	/** Undefined until its activation read has finished. */
+	watch?: Watch;
+}
+
 /**
  * What the trigger remembers between polls (DESIGN.md beside this file). Small on purpose: n8n
  * saves it with the workflow after every poll.
  */
 export interface TriggerState {
-	/** Undefined until the activation read has finished. */
-	watch?: Watch;
+	/** Each search by its key (see searches.ts): a search whose filters change starts over. */
+	searches: Record<string, SearchState>;
+	/** The request budget every search of the trigger spends. */
 	requests: RequestLedger;
 	trouble?: Trouble;
 	/** When the last poll started (epoch ms). */
 	lastPollMs: number;
-	/** When the first poll ran: jobs posted since are sent even if the activation read came later. */
-	activatedMs: number;
 }
 
-const VERSION = 4;
+const VERSION = 5;
 
 interface StoredState {
 	version: number;
 	lastPoll: string;
-	activated: string;
 	requests: { tokens: number; at: string; share: number; sent: string[]; pausedUntil: string };
 	trouble?: { since: string; polls: number; reported?: string };
-	watch?: {
-		head: string;
-		final: string;
-		floor: string;
-		seen: Record<string, number>;
-		gone?: string[];
-		pending?: { from: string; to: string; learnBefore?: string; finalTo?: string }[];
-		/** No `finalUpTo`: a pass of the newest stretches, which gives no final look. */
-		pass?: { started: string; from: string; cursor: string; to: string; finalUpTo?: string };
-		passStarted: string;
-		wholePasses: boolean;
-		checked: string;
-		tiesSeen: number;
-		offsets: { at: string; offsetMs: number }[];
-	};
+	searches: Record<string, { activated: string; watch?: StoredWatch }>;
+}
+
+interface StoredWatch {
+	head: string;
+	final: string;
+	floor: string;
+	seen: Record<string, number>;
+	gone?: string[];
+	pending?: { from: string; to: string; learnBefore?: string; finalTo?: string }[];
+	/** No `finalUpTo`: a pass of the newest stretches, which gives no final look. */
+	pass?: { started: string; from: string; cursor: string; to: string; finalUpTo?: string };
+	passStarted: string;
+	wholePasses: boolean;
+	checked: string;
+	tiesSeen: number;
+	offsets: { at: string; offsetMs: number }[];
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -127,7 +135,7 @@ function range(value: unknown): Range {
 	return { fromMs: time(r?.from), toMs: time(r?.to) };
 }
 
-function readWatch(stored: NonNullable<StoredState['watch']>): Watch {
+function readWatch(stored: StoredWatch): Watch {
 	const seen = new Map<string, number>();
 	if (typeof stored.seen !== 'object' || stored.seen === null || Array.isArray(stored.seen)) throw new Error('no seen');
 	for (const [uid, ms] of Object.entries(stored.seen)) seen.set(uid, finite(ms));
@@ -174,7 +182,7 @@ export function readState(staticData: IDataObject): TriggerState | undefined {
 		const r = stored.requests!;
 		const state: TriggerState = {
 			lastPollMs: time(stored.lastPoll),
-			activatedMs: time(stored.activated),
+			searches: {},
 			requests: {
 				tokens: finite(r.tokens),
 				atMs: time(r.at),
@@ -190,15 +198,18 @@ export function readState(staticData: IDataObject): TriggerState | undefined {
 				...(stored.trouble.reported ? { reportedMs: time(stored.trouble.reported) } : {}),
 			};
 		}
-		if (stored.watch) state.watch = readWatch(stored.watch);
+		if (typeof stored.searches !== 'object' || stored.searches === null) return undefined;
+		for (const [key, search] of Object.entries(stored.searches)) {
+			state.searches[key] = { activatedMs: time(search.activated), ...(search.watch ? { watch: readWatch(search.watch) } : {}) };
+		}
 		return state;
 	} catch {
 		return undefined;
 	}
 }
 
-function storeWatch(watch: Watch): NonNullable<StoredState['watch']> {
-	const stored: NonNullable<StoredState['watch']> = {
+function storeWatch(watch: Watch): StoredWatch {
+	const stored: StoredWatch = {
 		head: iso(watch.headMs),
 		final: iso(watch.finalMs),
 		floor: iso(watch.floorMs),
@@ -235,7 +246,9 @@ export function writeState(staticData: IDataObject, state: TriggerState, keep: r
 	const stored: StoredState = {
 		version: VERSION,
 		lastPoll: iso(state.lastPollMs),
-		activated: iso(state.activatedMs),
+		searches: Object.fromEntries(
+			Object.entries(state.searches).map(([key, search]) => [key, { activated: iso(search.activatedMs), ...(search.watch ? { watch: storeWatch(search.watch) } : {}) }]),
+		),
 		requests: { tokens: r.tokens, at: iso(r.atMs), share: r.share, sent: r.sentMs.map(iso), pausedUntil: iso(r.pausedUntilMs) },
 	};
 	if (state.trouble) {
@@ -245,7 +258,6 @@ export function writeState(staticData: IDataObject, state: TriggerState, keep: r
 			...(state.trouble.reportedMs !== undefined ? { reported: iso(state.trouble.reportedMs) } : {}),
 		};
 	}
-	if (state.watch) stored.watch = storeWatch(state.watch);
 	for (const key of Object.keys(staticData)) if (!keep.includes(key)) delete staticData[key];
 	Object.assign(staticData, stored);
 }

@@ -128,8 +128,14 @@ export const TIES_FINAL_EVERY_MS = 10 * MINUTE_MS;
  */
 export const YOUNG_CHECK_AGE_MS = 20 * MINUTE_MS;
 
-/** That count waits until it covers at least this long a stretch of time: a few rows an hour, not one a poll. */
+/**
+ * That count waits until it covers at least this long a stretch of time and this many jobs (or the
+ * longest step): a row buys the check of many jobs, a few rows an hour on a busy search, and a
+ * quiet one does not pay a row every few minutes for a handful of jobs.
+ */
 export const YOUNG_CHECK_STEP_MS = 5 * MINUTE_MS;
+export const YOUNG_CHECK_MIN_JOBS = 25;
+export const YOUNG_CHECK_LONGEST_STEP_MS = 30 * MINUTE_MS;
 
 /**
  * A count covers at most this many known jobs: large totals are reported rounded (at least), so a

@@ -1,4 +1,4 @@
-// In the real editor (Chromium via puppeteer-core), what the examples and output schemas promise a user:
+// In the real editor (Chromium via puppeteer-core), what the examples promise a user:
 //   1. the output schema preview: in a workflow whose Search Jobs never ran, the next node's input
 //      panel lists the job fields;
 //   2. the first example workflow opens with every node known (the README's picture);

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { numberOption } from '../../filters/numberOption';
 import { MICROCENTS_PER_USD } from '../../service/pricing';
+import { warnBelowMicrocents } from '../../service/runway';
 import {
 	DEFAULT_MAX_RETRIES,
 	DEFAULT_MAX_RETRY_WAIT_SECONDS,
@@ -37,16 +38,19 @@ export interface ExecutionSettings {
 	concurrency: number;
 	minIntervalMs: number;
 	maxCreditMicrocents?: number;
+	/** "Warn Below Credit": 0 for none. */
+	warnBelowMicrocents: number;
 }
 
 /** Read once per execution, from the first item whose input could be prepared (item 0 normally). */
 export function executionSettings(this: IExecuteFunctions, itemIndex: number | undefined): ExecutionSettings {
-	if (itemIndex === undefined) return { concurrency: 1, minIntervalMs: 0 };
+	if (itemIndex === undefined) return { concurrency: 1, minIntervalMs: 0, warnBelowMicrocents: 0 };
 	const o = raw.call(this, itemIndex);
 	const maxCreditUsd = numberOption(o.maxCreditUsd, 0);
 	return {
 		concurrency: Math.max(1, Math.floor(numberOption(o.concurrency, 1))),
 		minIntervalMs: Math.max(0, numberOption(o.minIntervalMs, 0)),
 		maxCreditMicrocents: maxCreditUsd > 0 ? Math.round(maxCreditUsd * MICROCENTS_PER_USD) : undefined,
+		warnBelowMicrocents: warnBelowMicrocents(numberOption(o.warnBelowCreditUsd, 0)),
 	};
 }

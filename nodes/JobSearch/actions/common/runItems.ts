@@ -7,6 +7,7 @@ import { errorDetails, serviceError } from '../../transport/errors';
 import type { ItemRun, Operation } from './types';
 import { executionSettings, itemOptions } from './options';
 import { CreditCap, Pacer } from './executionLimits';
+import { CreditWatch } from './creditRunway';
 
 /**
  * Which premium addon a call needs, as a key for remembering refusals; undefined when none.
@@ -75,6 +76,7 @@ export async function runItems<Prepared>(
 	const settings = executionSettings.call(this, ready[0]?.itemIndex);
 	const creditCap = new CreditCap(this.getNode(), settings.maxCreditMicrocents);
 	const pacer = new Pacer(settings.minIntervalMs);
+	const credit = new CreditWatch();
 	// The plan is the same for every item: after the first 403 addon_forbidden, the other items
 	// that need the same addon are refused here without a request (and a rate-limit slot) each.
 	const refusedAddons = new Set<string>();
@@ -122,9 +124,11 @@ export async function runItems<Prepared>(
 				},
 			).catch(async (error: unknown) => {
 				if (addon !== undefined && errorDetails(error).error_code === 'addon_forbidden') refusedAddons.add(addon);
+				credit.refused(error);
 				return await Promise.reject(error);
 			});
 			consumed = result.usage.consumedMicrocents;
+			credit.answered(result.usage);
 			return result;
 		} finally {
 			if (reservation !== undefined) creditCap.settle(reservation, consumed);
@@ -181,6 +185,8 @@ export async function runItems<Prepared>(
 
 	const workers = Math.min(settings.concurrency, Math.max(1, ready.length));
 	await Promise.all(Array.from({ length: workers }, worker));
+	// A failing run spent credit too: its spend counts toward the workflow's pace.
+	credit.finish(this, settings.warnBelowMicrocents);
 	if (failure !== undefined) throw failure.error;
 	return results.flat();
 }

@@ -1,0 +1,603 @@
+import { Reader, type CountRead, type Page, type PageRequest } from '../paging/reader';
+import type { CycleDeps, CycleSettings } from './types';
+import { Known } from './known';
+import { RequestBudget, windowCap } from './requests';
+import type { Pass, PendingRead, Range, SearchState, Watch } from './state';
+import {
+	CHECK_MIN_ROWS,
+	COUNT_AT_LEAST_EVERY_MS,
+	COUNT_MAX_KNOWN,
+	FINAL_LAG_MAX_MS,
+	FRESHNESS_MS,
+	INDEX_LAG_GUESS_MS,
+	LEAF_ROWS,
+	LEARN_MAX_ROWS,
+	LOCATE_STRETCHES,
+	MAX_INDEX_LEAD_MS,
+	MAX_SEEN_UIDS,
+	MIN_PASS_EVERY_MS,
+	OFFSET_MAX_AGE_MS,
+	OFFSET_SAMPLES,
+	PASS_EVERY_MS,
+	POLL_TIME_SHARE,
+	RATE_WINDOW_MS,
+	REPOST_MEMORY_MS,
+	SWEEP_SHARE,
+	TIES_FINAL_EVERY_MS,
+	YOUNG_CHECK_AGE_MS,
+	YOUNG_CHECK_LONGEST_STEP_MS,
+	YOUNG_CHECK_MIN_JOBS,
+	YOUNG_CHECK_STEP_MS,
+} from './tunables';
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
+
+/** How often the unsettled window is asked again: a job shown late then waits at most FRESHNESS_MS after the poll that could see it. */
+export function passEveryMs(intervalMs: number): number {
+	return Math.max(MIN_PASS_EVERY_MS, Math.min(PASS_EVERY_MS, FRESHNESS_MS - intervalMs));
+}
+
+/** The index's clock as far as n8n can tell: never ahead of it, whatever the skew between the two. */
+function indexNowMs(offsets: Watch['offsets'], nowMs: number): number {
+	const recent = offsets.filter((o) => o.atMs > nowMs - OFFSET_MAX_AGE_MS);
+	if (recent.length === 0) return nowMs - INDEX_LAG_GUESS_MS;
+	return nowMs + Math.min(MAX_INDEX_LEAD_MS, Math.max(...recent.map((o) => o.offsetMs)));
+}
+
+/** The requests one poll can make at most: one per turn (see RequestBudget.take) within its time. */
+function perPollCap(settings: CycleSettings): number {
+	return Math.max(1, Math.floor((settings.pollTimeMs * POLL_TIME_SHARE * windowCap(settings)) / RATE_WINDOW_MS));
+}
+
+function withOffset(offsets: Watch['offsets'], nowMs: number, newestMs: number): Watch['offsets'] {
+	if (!Number.isFinite(newestMs)) return offsets;
+	return [...offsets, { atMs: nowMs, offsetMs: newestMs - nowMs }].filter((o) => o.atMs > nowMs - OFFSET_MAX_AGE_MS).slice(-OFFSET_SAMPLES);
+}
+
+/** What one search's reading in one poll came to. */
+export interface SearchResult {
+	state: SearchState;
+	reader: Reader;
+	known: Known;
+	/** The head (or the activation read) came through. */
+	headRead: boolean;
+	firstPoll: boolean;
+	learning: boolean;
+	passDone: boolean;
+	capped: number;
+}
+
+/**
+ * One search's reading in one poll (DESIGN.md beside this file explains the reads and the
+ * invariant): the parts left to read whole and the head first (readNew), then its late-job looks
+ * (look). Every request comes out of the poll's one request budget, shared by every search of the
+ * trigger. Nothing here touches n8n.
+ */
+export class SearchRun {
+	readonly reader: Reader;
+	readonly known: Known;
+	private readonly startMs: number;
+	private watch?: Watch;
+	private headBeforeMs = -Infinity;
+	private headRead = false;
+	private firstPoll = false;
+	private passDone = false;
+	private stopped = false;
+	/** The first page of the head read: every search's head meets the index at the same moment. */
+	private meetingHeads = false;
+
+	constructor(
+		readonly key: string,
+		readonly previous: SearchState,
+		readonly settings: CycleSettings,
+		readonly deps: CycleDeps,
+		readonly budget: RequestBudget,
+		/** The poll before, across searches: a pass spreads itself by the time between polls. */
+		private readonly lastPollMs: number,
+		/** Whether another search of the trigger knows a uid already (sent it, or learned it). */
+		knownElsewhere: (uid: string) => boolean,
+		/** How many searches share the poll's requests. */
+		readonly searchCount = 1,
+	) {
+		this.startMs = deps.now();
+		const deadlineMs = this.startMs + settings.pollTimeMs * POLL_TIME_SHARE;
+		this.reader = new Reader(async (request) => await this.fetch(request), {
+			rowsPerRequest: settings.rowsPerRequest,
+			maxRows: previous.watch ? 2 * settings.maxJobsPerPoll : settings.firstPollLookbackMs !== undefined ? settings.maxJobsPerPoll : LEARN_MAX_ROWS,
+			deadlineMs,
+			now: deps.now,
+			admit: async () => {
+				const burst = this.meetingHeads;
+				this.meetingHeads = false;
+				return await this.budget.take(burst);
+			},
+			throwFirstFailure: false,
+		});
+		this.known = new Known(this.reader, previous.watch, true, knownElsewhere);
+		if (previous.watch) this.watch = { ...previous.watch, pending: [...previous.watch.pending] };
+	}
+
+	/**
+	 * One request; a 429 is waited out as the service asks when that still ends in the poll's time
+	 * (then the request goes again, with a request of the budget), else it ends the reading.
+	 */
+	private async fetch(request: PageRequest): Promise<Page> {
+		for (;;) {
+			const answer = await this.deps.fetchPage(request).then(
+				(page) => ({ page }),
+				(error: Error) => ({ error }),
+			);
+			if ('page' in answer) return answer.page;
+			const meaning = this.deps.classify(answer.error);
+			if (meaning.kind === 'rate-limited') {
+				this.budget.rateLimited(meaning.retryAfterMs);
+			}
+			if (meaning.kind !== 'rate-limited' || !(await this.budget.take())) throw answer.error;
+		}
+	}
+
+	get now(): number {
+		return this.deps.now();
+	}
+
+	/** Every open stretch of `range`, one request each (oldest first unless asked otherwise); false if the poll stopped before the end. */
+	async askStretches(
+		range: Range,
+		lateBeforeMs: number,
+		options: { limit?: number; newestFirst?: boolean; onAsked?: (stretch: Range) => void } = {},
+	): Promise<boolean> {
+		const { limit = Infinity, newestFirst = false, onAsked } = options;
+		const stretches = this.known.openStretches(range);
+		if (newestFirst) stretches.reverse();
+		let asked = 0;
+		for (const stretch of stretches) {
+			if (asked++ >= limit || this.reader.spent()) return false;
+			const read = await this.reader.readRange(stretch, this.known.activeAt);
+			this.known.absorb(lateBeforeMs);
+			if (!read.complete) return false;
+			onAsked?.(stretch);
+		}
+		return true;
+	}
+
+	/**
+	 * Counts `range` (one row) in parts of at most COUNT_MAX_KNOWN known jobs, and finds what the
+	 * index holds there beyond them: a job shown late, or one posted in the very millisecond of a
+	 * known one (no open stretch holds it). `stretchesFirst`: ask its newest open stretches before
+	 * halving (they were not just asked). Returns false when the poll stopped before the end.
+	 */
+	async check(range: Range, stretchesFirst: boolean, ties: boolean): Promise<boolean> {
+		for (const part of this.countParts(range)) {
+			this.reader.allowAtLeast(CHECK_MIN_ROWS);
+			const count = await this.reader.count(part);
+			this.known.absorb(Infinity);
+			if (!count) return false;
+			if (!(await this.resolve(part, count, stretchesFirst, ties))) return false;
+		}
+		return true;
+	}
+
+	/** `range` cut at known jobs into parts of at most COUNT_MAX_KNOWN, so each count is an exact one. */
+	private countParts(range: Range): Range[] {
+		const times = this.known.activeIn(range).map((k) => k.createdMs).sort((a, b) => a - b);
+		const parts: Range[] = [];
+		let fromMs = range.fromMs;
+		for (let i = COUNT_MAX_KNOWN; i < times.length; i += COUNT_MAX_KNOWN) {
+			const cutMs = times[i] - 1;
+			if (cutMs < fromMs) continue;
+			parts.push({ fromMs, toMs: cutMs });
+			fromMs = cutMs + 1;
+		}
+		parts.push({ fromMs, toMs: range.toMs });
+		return parts;
+	}
+
+	private async resolve(range: Range, count: CountRead, stretchesFirst: boolean, ties: boolean): Promise<boolean> {
+		let missing = count.total - this.known.activeIn(range).length;
+		if (count.exact && missing === 0) return true;
+		if (count.exact && missing < 0 && !ties && !this.known.hasTies(range)) return true;
+		let asked = 0;
+		if (stretchesFirst && missing > 0) {
+			const limit = Math.max(1, Math.round(LOCATE_STRETCHES * Math.min(1, this.budget.fill() * 2)));
+			for (const stretch of this.known.openStretches(range).reverse()) {
+				if (missing <= 0 || asked >= limit) break;
+				if (this.reader.spent()) return false;
+				const read = await this.reader.readRange(stretch, this.known.activeAt);
+				missing -= this.known.absorb(Infinity);
+				asked++;
+				if (!read.complete) return false;
+			}
+			if (count.exact && missing === 0) return true;
+		}
+		let current: CountRead | undefined = count;
+		if (asked > 0) {
+			// Jobs may have shown up in stretches asked after the count: count again before halving.
+			current = await this.reader.count(range);
+			this.known.absorb(Infinity);
+			if (!current) return false;
+		}
+		return await this.halve(range, current, ties);
+	}
+
+	/**
+	 * Makes the part's known jobs agree with the index's count there by halving with counts (one
+	 * row each; the right half's count follows by subtraction) until a part is small enough to read
+	 * whole. What a read part does not show any more is marked gone, so later counts are not thrown
+	 * off by it.
+	 */
+	private async halve(range: Range, count: CountRead, ties: boolean): Promise<boolean> {
+		const known = this.known.activeIn(range);
+		if (count.exact && count.total === known.length) return true;
+		if (count.exact && count.total === 0) {
+			for (const { uid } of known) this.known.markGone(uid);
+			return true;
+		}
+		if (count.exact && count.total < known.length && !ties && !this.known.hasTies(range)) return true;
+		const surplus = Math.abs(count.total - known.length);
+		if ((count.exact && count.total <= LEAF_ROWS) || range.fromMs >= range.toMs || (count.exact && surplus * 4 >= known.length)) {
+			return await this.readWhole(range, count);
+		}
+		const times = known.map((k) => k.createdMs).sort((a, b) => a - b);
+		const middle = times.length > 0 ? times[(times.length - 1) >> 1] : Math.floor((range.fromMs + range.toMs) / 2);
+		const midMs = Math.max(range.fromMs, Math.min(range.toMs - 1, middle));
+		const left = await this.reader.count({ fromMs: range.fromMs, toMs: midMs });
+		this.known.absorb(Infinity);
+		if (!left) return false;
+		let right: CountRead | undefined =
+			count.exact && left.exact ? { total: count.total - left.total, exact: true } : await this.reader.count({ fromMs: midMs + 1, toMs: range.toMs });
+		this.known.absorb(Infinity);
+		if (!right) return false;
+		if (right.total < 0) right = { total: 0, exact: false };
+		const leftDone = await this.halve({ fromMs: range.fromMs, toMs: midMs }, left, ties);
+		const rightDone = await this.halve({ fromMs: midMs + 1, toMs: range.toMs }, right, ties);
+		return leftDone && rightDone;
+	}
+
+	/** Reads the part whole; what it does not show any more is gone. */
+	private async readWhole(range: Range, count: CountRead): Promise<boolean> {
+		const shown = new Set<string>();
+		const known = this.known.activeIn(range);
+		const read = await this.reader.readRange(range, () => 0, shown, count.exact ? Math.max(1, count.total) : undefined);
+		this.known.absorb(Infinity);
+		if (!read.complete) return false;
+		for (const { uid } of known) if (!shown.has(uid)) this.known.markGone(uid);
+		return true;
+	}
+
+	/**
+	 * The parts left to read whole, then the head; on a search's first poll, the activation read.
+	 * `rows`: what the trigger's Max Jobs per Poll leaves for new jobs.
+	 */
+	async readNew(rows: number): Promise<void> {
+		if (!this.watch) return await this.learn();
+		const { known, reader } = this;
+		const watch = this.watch;
+		// Parts left to read whole come first, oldest first: a poll never leaves two holes.
+		while (watch.pending.length > 0) {
+			const part = watch.pending[0];
+			const read = await reader.within(rows - reader.rows, async () => await reader.readRange(part, known.activeAt));
+			known.absorb(part.finalToMs !== undefined ? Infinity : -Infinity, part.learnBeforeMs);
+			if (!read.complete) {
+				if (read.unread?.toMs !== undefined) watch.pending[0] = { ...part, toMs: read.unread.toMs };
+				this.stopped = true;
+				return;
+			}
+			watch.pending.shift();
+			if (part.finalToMs !== undefined) settleRead(watch, { fromMs: part.fromMs, toMs: part.finalToMs });
+		}
+
+		// The head: every job created after the newest one read so far. Its first page goes with the
+		// other searches' first pages, so a refresh of the index does not fall between them.
+		this.headBeforeMs = watch.headMs;
+		const newestBefore = known.newestRead();
+		this.meetingHeads = true;
+		const head = await reader.within(rows - reader.rows, async () => await reader.readRange({ fromMs: this.headBeforeMs + 1 }, known.activeAt));
+		this.meetingHeads = false;
+		known.absorb();
+		const newestMs = known.newestRead();
+		if (newestMs > newestBefore && newestMs > this.headBeforeMs) watch.offsets = withOffset(watch.offsets, this.now, newestMs);
+		if (!head.complete) {
+			if (head.unread?.toMs !== undefined) {
+				watch.pending.push({ fromMs: this.headBeforeMs + 1, toMs: head.unread.toMs });
+				watch.headMs = Math.max(watch.headMs, newestMs);
+			}
+			this.stopped = true;
+			return;
+		}
+		watch.headMs = Math.max(watch.headMs, newestMs);
+		if (known.tiesFound) watch.tiesSeenMs = this.startMs;
+		this.headRead = true;
+	}
+
+	/**
+	 * Activation: read the Late Window (and the Emit on First Poll hours) once, so that every job
+	 * the index shows from now on can be told apart from the ones it already showed. A silent first
+	 * read is not bound by Max Jobs per Poll (a job left unread could not be told from a late one
+	 * later); what it cannot finish in this poll stays to read, silently, on the next.
+	 */
+	private async learn(): Promise<void> {
+		const { settings, known, reader } = this;
+		const startMs = this.startMs;
+		this.firstPoll = true;
+		this.stopped = true;
+		const emitting = settings.firstPollLookbackMs !== undefined;
+		const windowFromMs = startMs - INDEX_LAG_GUESS_MS - Math.max(settings.lateWindowMs, settings.firstPollLookbackMs ?? 0);
+		// Jobs posted since the first attempt are new even if that attempt failed (a 429 at activation).
+		const learnBeforeMs = emitting ? startMs - settings.firstPollLookbackMs! : this.previous.activatedMs < startMs ? this.previous.activatedMs : Infinity;
+		const read = await reader.readRange({ fromMs: windowFromMs }, known.activeAt);
+		known.absorb(-Infinity, learnBeforeMs);
+		if (reader.requests === 0) return;
+		const newestMs = known.newestRead();
+		const pending: PendingRead[] = [];
+		if (!read.complete && read.unread?.toMs !== undefined) {
+			// What is left of the activation read is learned like the rest of it (all of it, unless the
+			// activation came late and jobs posted since the first attempt are to be sent).
+			pending.push({ fromMs: windowFromMs, toMs: read.unread.toMs, learnBeforeMs: Math.min(learnBeforeMs, read.unread.toMs + 1) });
+		}
+		this.watch = {
+			headMs: Math.max(windowFromMs - 1, newestMs),
+			finalMs: windowFromMs - 1,
+			floorMs: windowFromMs - 1,
+			seen: known.seen,
+			gone: known.gone,
+			pending,
+			passStartedMs: startMs,
+			wholePasses: true,
+			checkedMs: Math.max(windowFromMs - 1, newestMs),
+			tiesSeenMs: known.tiesFound ? startMs : 0,
+			offsets: withOffset([], this.now, newestMs),
+		};
+		this.headRead = true;
+	}
+
+	/**
+	 * The late-job looks, after every search's head: the final looks of what the Late Window has
+	 * passed, the count that settles them, a pass once a pass period has passed (every stretch if
+	 * the requests allow it, else the newest), and where passes cannot be whole, one count of each
+	 * part of the window once it is old enough. `rows`: what Max Jobs per Poll leaves for looks.
+	 */
+	async look(rows: number, share = 1): Promise<void> {
+		if (!this.watch || this.stopped) return;
+		await this.reader.within(rows - this.reader.rows, async () => await this.looks(share));
+	}
+
+	private async looks(share: number): Promise<void> {
+		const { known, reader, settings } = this;
+		const watch = this.watch!;
+		const startMs = this.startMs;
+		const headBeforeMs = this.headBeforeMs;
+		const ties = watch.tiesSeenMs > startMs - DAY_MS;
+		const indexMs = indexNowMs(watch.offsets, startMs);
+		const everyMs = passEveryMs(settings.intervalMs);
+
+		const wholePass = (watch.pass as Pass | undefined)?.finalUpToMs;
+		// Everything created up to finalDueMs is past the Late Window; the final looks go no further than the head.
+		const finalDueMs = indexMs - settings.lateWindowMs;
+		const target = Math.min(finalDueMs, headBeforeMs);
+		if (ties && watch.pending.length === 0 && target - watch.floorMs >= TIES_FINAL_EVERY_MS) {
+			// Where the index makes ties, what the Late Window has passed is read whole once, from the
+			// floor: a job posted late in the very millisecond of a known one is in no open stretch,
+			// and a count of the part cannot tell it from a job removed there. The read settles it.
+			const part = finalReadPart(known, { fromMs: watch.floorMs + 1, toMs: target }, 2 * settings.maxJobsPerPoll - reader.rows);
+			const read = await reader.readRange(part, known.activeAt);
+			known.absorb(headBeforeMs);
+			if (read.complete) settleRead(watch, part);
+			else if (read.unread?.toMs !== undefined) watch.pending.push({ ...part, toMs: read.unread.toMs, finalToMs: part.toMs });
+			this.passDone = read.complete && part.toMs >= target;
+		} else if (!ties && (wholePass === undefined || wholePass === -Infinity) && target > watch.finalMs) {
+			// Without a whole pass the final looks keep up by themselves: stretch by stretch while the
+			// bucket has requests; once they have waited too long, the oldest part the requests cannot
+			// ask is read whole (its rows paid again), and the rest goes on stretch by stretch.
+			// This search's share of what the poll can still send: the bucket refills before the next
+			// poll's head reads.
+			const spare = Math.ceil(this.budget.remaining() * share);
+			const stretches = known.openStretches({ fromMs: watch.finalMs + 1, toMs: target });
+			if (stretches.length > spare && finalDueMs - watch.finalMs >= FINAL_LAG_MAX_MS && !reader.interruptedBy) {
+				const overflowToMs = stretches[stretches.length - Math.max(1, spare)].fromMs - 1;
+				const part = finalReadPart(known, { fromMs: watch.finalMs + 1, toMs: Math.max(watch.finalMs + 1, overflowToMs) }, 2 * settings.maxJobsPerPoll - reader.rows);
+				const read = await reader.readRange(part, known.activeAt);
+				known.absorb(headBeforeMs);
+				if (read.complete) settleRead(watch, part);
+				else if (read.unread?.toMs !== undefined) watch.pending.push({ ...part, toMs: read.unread.toMs, finalToMs: part.toMs });
+			}
+			if (watch.pending.length === 0 && target > watch.finalMs) {
+				const done = await this.askStretches({ fromMs: watch.finalMs + 1, toMs: target }, headBeforeMs, {
+					limit: Math.ceil(this.budget.remaining() * share),
+					onAsked: (stretch) => {
+						watch.finalMs = stretch.toMs;
+					},
+				});
+				if (done) watch.finalMs = target;
+			}
+			this.passDone = watch.finalMs >= target;
+		}
+
+		// What had its final look is counted once (ties are in no open stretch), then settled: only
+		// then are its uids forgotten, so a late tie is always counted before it is forgotten.
+		const unsettled = { fromMs: watch.floorMs + 1, toMs: watch.finalMs };
+		const countDue = !ties && unsettled.toMs - watch.floorMs >= COUNT_AT_LEAST_EVERY_MS;
+		if (unsettled.toMs >= unsettled.fromMs && countDue && watch.pending.length === 0) {
+			if (!(await this.check(unsettled, false, ties))) return;
+			watch.floorMs = watch.finalMs;
+		}
+
+		// A new pass once a pass period has passed: every stretch of the unsettled window if the
+		// requests allow it, else as many of the newest as they allow (late jobs are mostly recent).
+		if (!watch.pass && startMs - watch.passStartedMs >= everyMs) {
+			watch.passStartedMs = startMs;
+			const range = { fromMs: watch.finalMs + 1, toMs: headBeforeMs };
+			const stretches = known.openStretches(range);
+			// Where the index makes ties, no stretch holds a late one: only a read of the whole part is a final look.
+			const finalUpToMs = ties ? -Infinity : indexMs - settings.lateWindowMs;
+			const affordable = passSupply(this, everyMs, known.openStretches({ fromMs: range.fromMs, toMs: finalUpToMs + everyMs }).length);
+			watch.wholePasses = stretches.length <= affordable.whole;
+			if (watch.wholePasses) {
+				watch.pass = { startedMs: startMs, fromMs: range.fromMs, cursorMs: range.toMs, toMs: range.toMs, finalUpToMs };
+			} else if (affordable.partial > 0 && stretches.length > 0) {
+				const newest = stretches.slice(Math.max(0, stretches.length - affordable.partial));
+				watch.pass = { startedMs: startMs, fromMs: newest[0].fromMs, cursorMs: range.toMs, toMs: range.toMs, finalUpToMs: -Infinity };
+			}
+		}
+
+		// Where requests are too scarce to ask every stretch, each part of the window gets one count
+		// once it is old enough that most of its late jobs have shown (YOUNG_CHECK_AGE_MS): it finds
+		// them, and jobs posted in the very millisecond of known ones, long before the final look.
+		const checkTo = Math.min(headBeforeMs, indexMs - YOUNG_CHECK_AGE_MS);
+		const checkFrom = Math.max(watch.checkedMs, watch.finalMs) + 1;
+		const checkDue =
+			checkTo - checkFrom >= YOUNG_CHECK_STEP_MS &&
+			(checkTo - checkFrom >= YOUNG_CHECK_LONGEST_STEP_MS || known.activeIn({ fromMs: checkFrom, toMs: checkTo }).length >= YOUNG_CHECK_MIN_JOBS);
+		if (!watch.wholePasses && checkDue && this.budget.remaining() > 0) {
+			// Done or not, the part had its count: the final look finds what this one did not, and a
+			// count that ran out of requests is not paid for again on every poll.
+			watch.checkedMs = checkTo;
+			if (!(await this.check({ fromMs: checkFrom, toMs: checkTo }, true, ties))) return;
+		}
+
+		// A pass held back far past its period (429s, a small budget) gives way to the final looks above.
+		if (watch.pass && startMs - watch.pass.startedMs > 3 * everyMs) delete watch.pass;
+		if (watch.pass) {
+			const pass: Pass = { ...watch.pass };
+			watch.pass = pass;
+			const left = { fromMs: pass.fromMs, toMs: pass.cursorMs };
+			const quota = sweepQuota(pass, known.openStretches(left).length, startMs, startMs - this.lastPollMs, everyMs);
+			const done = await this.askStretches(left, headBeforeMs, {
+				limit: quota,
+				newestFirst: true,
+				onAsked: (stretch) => {
+					pass.cursorMs = stretch.fromMs - 1;
+				},
+			});
+			if (done) {
+				// Every stretch was asked after the pass started: what the Late Window had passed over
+				// then had its final look (a pass of the newest stretches only gives none). Late ties are
+				// in no stretch: where the index makes them, a count finds them.
+				if (pass.fromMs <= watch.finalMs + 1) watch.finalMs = Math.max(watch.finalMs, Math.min(pass.finalUpToMs, pass.toMs));
+				delete watch.pass;
+				this.passDone = true;
+				const young = { fromMs: Math.max(pass.fromMs, watch.finalMs + 1), toMs: pass.toMs };
+				if (ties) await this.check(young, false, ties);
+			}
+		}
+	}
+
+	/**
+	 * Whether a job of `createdMs` that another search found in this poll may match this search
+	 * unseen: this search read its head past that moment before this poll, so its own head read
+	 * could not meet the job, and it does not know the uid.
+	 */
+	mayHaveMissed(uid: string, createdMs: number): boolean {
+		return this.headRead && !this.firstPoll && this.headBeforeMs >= createdMs && !this.known.seen.has(uid);
+	}
+
+	/** Asks this search for one millisecond: whether the jobs another search found there match it too. */
+	async askMillisecond(ms: number): Promise<void> {
+		if (this.reader.spent()) return;
+		await this.reader.readRange({ fromMs: ms, toMs: ms }, this.known.activeAt);
+		this.known.absorb(Infinity);
+	}
+
+	/** The search's state after this poll, its uids pruned, and what the poll came to. */
+	result(): SearchResult {
+		const { known } = this;
+		let capped = 0;
+		let watch = this.watch;
+		if (watch) {
+			if (known.tiesFound) watch.tiesSeenMs = this.startMs;
+			const pruned = pruneSeen(known.seen, known.gone, watch.floorMs, this.settings.maxSeenUids ?? MAX_SEEN_UIDS);
+			capped = pruned.capped;
+			const floorMs = pruned.floorMs;
+			const finalMs = Math.max(watch.finalMs, floorMs);
+			const pending = watch.pending
+				.filter((p) => p.toMs > floorMs)
+				.map((p) => ({ ...p, fromMs: Math.max(p.fromMs, floorMs + 1) }));
+			const pass = watch.pass && { ...watch.pass, fromMs: Math.max(watch.pass.fromMs, finalMs + 1) };
+			watch = { ...watch, seen: pruned.seen, gone: pruned.gone, floorMs, finalMs, pending, ...(pass ? { pass } : {}) };
+			if (!pass) delete watch.pass;
+		}
+		return {
+			state: { activatedMs: this.previous.activatedMs, ...(watch ? { watch } : {}) },
+			reader: this.reader,
+			known,
+			headRead: this.headRead,
+			firstPoll: this.firstPoll,
+			learning: !watch || watch.pending.some((p) => p.learnBeforeMs !== undefined),
+			passDone: this.passDone,
+			capped,
+		};
+	}
+}
+
+/** Keeps only uids that later reads can meet again, at most `cap` of them; the hard cap moves the floor up. */
+export function pruneSeen(
+	seen: Map<string, number>,
+	gone: Set<string>,
+	floorMs: number,
+	cap: number,
+): { seen: Map<string, number>; gone: Set<string>; floorMs: number; capped: number } {
+	// Below the floor a uid is only remembered (a repost of it is recognised), for a while.
+	const kept = [...seen].filter(([, ms]) => ms > floorMs - REPOST_MEMORY_MS).sort((a, b) => b[1] - a[1]);
+	let map = new Map(kept.slice(0, cap));
+	let capped = 0;
+	if (kept.length > cap) {
+		const boundaryMs = kept[cap - 1][1];
+		if (boundaryMs > floorMs) {
+			// More uids inside the window than fit: the floor moves up to what is kept, and jobs of
+			// the boundary millisecond stay together, or later reads could meet a forgotten one.
+			map = new Map(kept.filter(([, ms]) => ms >= boundaryMs));
+			capped = kept.filter(([, ms]) => ms > floorMs && ms < boundaryMs).length;
+			floorMs = boundaryMs - 1;
+		}
+	}
+	const keptGone = new Set([...gone].filter((uid) => (map.get(uid) ?? -Infinity) > floorMs));
+	return { seen: map, gone: keptGone, floorMs, capped };
+}
+
+/**
+ * A part read whole after the Late Window had passed over it: every job of it was read (a late
+ * one in the millisecond of a known one too), so it had its final look, and if it reached down to
+ * the floor, it is settled as well.
+ */
+function settleRead(watch: Watch, part: Range): void {
+	if (part.fromMs > watch.finalMs + 1) return;
+	watch.finalMs = Math.max(watch.finalMs, part.toMs);
+	if (part.fromMs <= watch.floorMs + 1) watch.floorMs = Math.max(watch.floorMs, part.toMs);
+}
+
+/**
+ * How many stretches a pass can ask on its own within its period: the requests the bucket holds
+ * and earns meanwhile, less the head reads of the polls in between, and no more than those polls
+ * may send. `whole` for a pass over the whole unsettled window (which gives the final looks too);
+ * `partial` for one over its newest stretches, leaving room for the `finals` due meanwhile.
+ */
+function passSupply(run: SearchRun, everyMs: number, finals: number): { whole: number; partial: number } {
+	const { settings, budget, searchCount } = run;
+	const polls = Math.max(1, Math.floor(everyMs / settings.intervalMs));
+	const earned = polls > 1 ? (settings.requestsPerMinute * budget.share() * everyMs) / MINUTE_MS : 0;
+	// Every search of the trigger reads its head at each poll, and the rest is shared between them.
+	const total = Math.min(budget.available() + earned, perPollCap(settings) * polls) - searchCount * (polls - 1);
+	const supply = (SWEEP_SHARE * total) / searchCount;
+	return { whole: Math.floor(supply), partial: Math.floor(supply - finals) };
+}
+
+/**
+ * How many open stretches this poll asks: all that are left when the next poll (as far apart as
+ * this one from the last) would come after the pass's period; otherwise a share in proportion, so
+ * a pass spreads evenly over the polls of its period instead of landing on one.
+ */
+function sweepQuota(pass: Pass, left: number, startMs: number, sinceLastPollMs: number, everyMs: number): number {
+	const deadlineMs = pass.startedMs + everyMs;
+	if (startMs + sinceLastPollMs >= deadlineMs) return left;
+	return Math.ceil((left * Math.max(1, sinceLastPollMs)) / (deadlineMs - startMs));
+}
+
+/** The oldest part of `range` whose known jobs fit in `rows`: a final look read whole, a poll's worth at a time. */
+function finalReadPart(known: Known, range: Range, rows: number): Range {
+	const times = known
+		.activeIn(range)
+		.map((k) => k.createdMs)
+		.sort((a, b) => a - b);
+	if (times.length <= Math.max(1, rows)) return range;
+	return { fromMs: range.fromMs, toMs: Math.max(range.fromMs, times[Math.max(1, rows) - 1]) };
+}

@@ -1,0 +1,29 @@
+import type { FetchPage } from '../paging/reader';
+
+export interface CycleSettings {
+	/** How long after its createdAt a job may still show up in the index for the first time. */
+	lateWindowMs: number;
+	/** First poll only: send the jobs of this many ms before now. Unset: send nothing, just learn them. */
+	firstPollLookbackMs?: number;
+	/** New jobs a poll reads at most (all searches together), and as many rows again for its late-job looks. */
+	maxJobsPerPoll: number;
+	rowsPerRequest: number;
+	/** How long this poll may take. */
+	pollTimeMs: number;
+	/** The shortest time n8n may leave between two polls (Poll Times). */
+	intervalMs: number;
+	requestsPerMinute: number;
+	/** Overridable for tests only. */
+	maxSeenUids?: number;
+}
+
+/** What a failed request means for the trigger: wait as asked, ride it out, or report it now. */
+export type FailureKind = { kind: 'rate-limited'; retryAfterMs: number } | { kind: 'passing' } | { kind: 'lasting' };
+
+export interface CycleDeps {
+	/** One search's request: its filters with the window and limit the cycle asks for. */
+	fetchPage: FetchPage;
+	now: () => number;
+	sleep: (ms: number) => Promise<void>;
+	classify: (error: Error) => FailureKind;
+}

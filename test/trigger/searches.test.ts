@@ -1,0 +1,123 @@
+import { runSearches, type CycleOutcome } from '../../nodes/JobSearch/trigger/cycle';
+import { mergeSearches, searchKey } from '../../nodes/JobSearch/trigger/searches';
+import type { TriggerState } from '../../nodes/JobSearch/trigger/state';
+import { seededRandom } from '../../server/random';
+import { T0, busiestMinute } from './drive';
+import { HOUR, MINUTE, arrayIndex, classifyModelFailure, generateIndex, shownAt, type IndexedJob } from './indexModel';
+import { defaultSettings } from './simulation';
+
+// Several searches in one trigger, on the cycle's own terms: each search asks its own index (the
+// jobs its filters match), all on one request budget and one clock.
+
+type Traits = { a: boolean; b: boolean; c: boolean };
+
+function world(hours: number, seed: number) {
+	const jobs = generateIndex({ shape: 'batch', seed, fromMs: T0, toMs: T0 + hours * HOUR, perHour: 60, stragglerShare: 0.04, removalShare: 0.03, removalWithinMs: 30 * MINUTE });
+	const random = seededRandom(seed + 1);
+	const traits = new Map<string, Traits>(jobs.map((j) => [j.uid, { a: random() < 0.5, b: random() < 0.4, c: random() < 0.3 }]));
+	return { jobs, traits };
+}
+
+const SEARCHES = [
+	{ key: 'A', matches: (t: Traits) => t.a },
+	{ key: 'B', matches: (t: Traits) => t.b },
+	{ key: 'C', matches: (t: Traits) => t.c },
+];
+
+function poller(jobs: IndexedJob[], traits: Map<string, Traits>, searches: typeof SEARCHES, clock: { ms: number }) {
+	const indexes = new Map(searches.map((s) => [s.key, arrayIndex(jobs.filter((j) => s.matches(traits.get(j.uid)!)), clock)]));
+	let state: TriggerState | undefined;
+	const settings = defaultSettings();
+	return {
+		indexes,
+		get state() {
+			return state;
+		},
+		set state(s: TriggerState | undefined) {
+			state = s;
+		},
+		async poll(keys = searches.map((s) => s.key)): Promise<CycleOutcome> {
+			const out = await runSearches(
+				state,
+				keys.map((key) => ({ key, fetchPage: indexes.get(key)!.fetchPage })),
+				settings,
+				{ fetchPage: indexes.get(keys[0])!.fetchPage, now: () => clock.ms, sleep: async (ms) => void (clock.ms += ms), classify: classifyModelFailure },
+			);
+			state = out.state;
+			return out;
+		},
+	};
+}
+
+describe('several searches in one trigger', () => {
+	it('sends each job once however many searches match it, naming them in the user\'s order, on one request budget', async () => {
+		const { jobs, traits } = world(12, 11);
+		const clock = { ms: T0 };
+		const p = poller(jobs, traits, SEARCHES, clock);
+		const sent = new Map<string, string[]>();
+		const twice: string[] = [];
+		for (let t = T0; t <= T0 + 12 * HOUR; t += MINUTE) {
+			clock.ms = Math.max(clock.ms, t);
+			const out = await p.poll();
+			for (const job of out.emit) {
+				const uid = String(job.uid);
+				if (sent.has(uid)) twice.push(uid);
+				sent.set(uid, out.foundBy.get(uid)!);
+			}
+		}
+		expect(twice).toEqual([]);
+		const endMs = clock.ms;
+		const owed = jobs.filter((j) => j.visibleMs > T0 && j.visibleMs < endMs - 2 * HOUR && shownAt(j, endMs) && SEARCHES.some((s) => s.matches(traits.get(j.uid)!)));
+		expect(owed.length).toBeGreaterThan(300);
+		let exact = 0;
+		for (const job of owed) {
+			const found = sent.get(job.uid);
+			expect({ uid: job.uid, sent: found !== undefined }).toEqual({ uid: job.uid, sent: true });
+			const matching = SEARCHES.filter((s) => s.matches(traits.get(job.uid)!)).map((s) => s.key);
+			// Every search named matches the job, in the user's order; the first one named is `search`.
+			expect(matching.filter((key) => found!.includes(key))).toEqual(found);
+			if (found!.length === matching.length) exact++;
+		}
+		// A job one search meets in its head read and another only later (shown late) names the first.
+		expect(exact / owed.length).toBeGreaterThan(0.95);
+		const times = [...p.indexes.values()].flatMap((index) => index.requests.map((r) => r.atMs));
+		expect(busiestMinute(times)).toBeLessThanOrEqual(10);
+		expect(times.length).toBeLessThanOrEqual(10 + 5 * 12 * 60 + 5);
+	});
+
+	it('learns a new search silently and sends none of the other searches\' jobs again', async () => {
+		const { jobs, traits } = world(4, 12);
+		const clock = { ms: T0 };
+		const p = poller(jobs, traits, SEARCHES, clock);
+		const sent: string[] = [];
+		const pollAt = async (t: number, keys?: string[]) => {
+			clock.ms = Math.max(clock.ms, t);
+			sent.push(...(await p.poll(keys)).emit.map((j) => String(j.uid)));
+		};
+		for (let t = T0; t <= T0 + 2 * HOUR; t += MINUTE) await pollAt(t, ['A', 'B']);
+		const before = sent.length;
+		// C is added: its first poll reads its Late Window and sends nothing of it.
+		const added = await p.poll(['A', 'B', 'C']);
+		expect(added.firstPoll).toBe(true);
+		expect(added.emit.filter((j) => !traits.get(String(j.uid))!.a && !traits.get(String(j.uid))!.b)).toEqual([]);
+		for (let t = clock.ms + MINUTE; t <= T0 + 4 * HOUR; t += MINUTE) await pollAt(t);
+		expect(sent.length).toBeGreaterThan(before);
+		expect(sent).toHaveLength(new Set(sent).size);
+		// B is removed: A and C go on, and nothing is sent twice.
+		for (let t = clock.ms + MINUTE; t <= T0 + 5 * HOUR; t += MINUTE) await pollAt(t, ['A', 'C']);
+		expect(Object.keys(p.state!.searches).sort()).toEqual(['A', 'C']);
+		expect(sent).toHaveLength(new Set(sent).size);
+	});
+
+	it('keeps a search under the same key while its filters stay the same, and merges searches with the same filters', () => {
+		const filters = { 'client.paymentMethodVerified': true, 'budget.hourlyRate.min': '30' };
+		expect(searchKey(filters)).toBe(searchKey({ 'budget.hourlyRate.min': '30', 'client.paymentMethodVerified': true }));
+		expect(searchKey(filters)).not.toBe(searchKey({ ...filters, 'budget.hourlyRate.min': '40' }));
+		const merged = mergeSearches([
+			{ name: 'Verified', filters },
+			{ name: 'Python', filters: { 'includeKeywords.keywords': ['python'] } },
+			{ name: 'Verified, again', filters: { ...filters } },
+		]);
+		expect(merged.map((s) => s.names)).toEqual([['Verified', 'Verified, again'], ['Python']]);
+	});
+});
