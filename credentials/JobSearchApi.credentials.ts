@@ -15,6 +15,23 @@ export class JobSearchApi implements ICredentialType {
 
 	documentationUrl = 'https://github.com/n8n-nodes-job-search/n8n-nodes-job-search#credentials';
 
+	/**
+	 * The key pays for searches: n8n 2.41 and later lend it to this package's nodes only (their AI
+	 * tool variant included), never to an HTTP Request node that could send it anywhere. Older
+	 * n8n ignores both fields. n8n names the supported nodes itself from the nodes that declare
+	 * the credential; this list says the same, and a test keeps the two in step.
+	 */
+	supportedNodes = ['jobSearch', 'jobSearchTrigger'];
+
+	restrictToSupportedNodes = true as const;
+
+	/**
+	 * n8n 2.41 adds "Allowed HTTP Request Domains" to every credential with an `authenticate`; they
+	 * govern only HTTP Request and GraphQL nodes, which cannot use this credential, so they would
+	 * be fields that do nothing.
+	 */
+	hideDomainRestrictionFields = true;
+
 	properties: INodeProperties[] = [
 		{
 			displayName: 'API Key',

@@ -2,7 +2,10 @@
 // against the imported "Job Search API" credential with the data a user might type, and the text
 // the dialog would show. n8n 2.8.4's tester applies `responseCode` rules only to errors carrying
 // the axios response, so this checks the real thing, not the harness's copy of the tester.
-// Env: N8N_URL, OWNER_EMAIL, OWNER_PASSWORD, SERVER_URL, API_KEY (the credential's good key).
+// Then a workflow with an HTTP Request node that uses the credential ("Predefined Credential
+// Type"): n8n 2.41 refuses to save it (the credential is restricted to this package's nodes);
+// n8n 2.8 knows no such restriction and saves it.
+// Env: N8N_URL, OWNER_EMAIL, OWNER_PASSWORD, SERVER_URL, API_KEY (the credential's good key), N8N_LINE.
 import { createServer } from 'http';
 import { createRequire } from 'module';
 
@@ -28,9 +31,8 @@ async function startWebsite() {
 
 const n8n = await login(N8N_URL, OWNER_EMAIL, OWNER_PASSWORD);
 const website = await startWebsite();
-// The imported credential still holds an "mcpUrl" the credential no longer has: it must keep working.
 const cases = [
-	['a good key', { apiKey: API_KEY, baseUrl: SERVER_URL, mcpUrl: `${SERVER_URL}/mcp` }, { status: 'OK', message: 'Connection successful!' }],
+	['a good key', { apiKey: API_KEY, baseUrl: SERVER_URL }, { status: 'OK', message: 'Connection successful!' }],
 	[
 		'a wrong key',
 		{ apiKey: 'gm_dGhpc2lzYW5leGFtcGxla2V5', baseUrl: SERVER_URL },
@@ -62,5 +64,33 @@ try {
 	}
 } finally {
 	await website.close();
+}
+const httpRequest = {
+	name: 'Job Search e2e: the credential in an HTTP Request node',
+	nodes: [
+		{ id: 'm1', name: 'Manual', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: 'h1',
+			name: 'HTTP Request',
+			type: 'n8n-nodes-base.httpRequest',
+			typeVersion: 4.2,
+			position: [220, 0],
+			parameters: { method: 'POST', url: `${SERVER_URL}/v1/search_jobs`, authentication: 'predefinedCredentialType', nodeCredentialType: 'jobSearchApi' },
+			credentials: { jobSearchApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } },
+		},
+	],
+	connections: { Manual: { main: [[{ node: 'HTTP Request', type: 'main', index: 0 }]] } },
+	settings: {},
+};
+const saved = await n8n.post('/workflows', httpRequest).then(
+	(workflow) => ({ ok: true, id: workflow.id }),
+	(error) => ({ ok: false, message: error.message }),
+);
+if (process.env.N8N_LINE === '2.41') {
+	const refused = !saved.ok && /cannot use credential type \\?"jobSearchApi\\?"/.test(saved.message);
+	if (!refused) failed++;
+	console.log(`${refused ? 'ok  ' : 'FAIL'} n8n 2.41 refuses an HTTP Request node with the credential: ${saved.ok ? `saved as ${saved.id}` : saved.message.slice(0, 300)}`);
+} else {
+	console.log(`info n8n ${process.env.N8N_LINE} has no restriction to supported nodes: the HTTP Request workflow ${saved.ok ? 'was saved' : `was refused: ${saved.message.slice(0, 200)}`}`);
 }
 if (failed > 0) process.exit(1);

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `npm run dev`: the package in a real n8n 2.8.4 editor, against the reference server.
+# `npm run dev`: the package in a real n8n editor, against the reference server: n8n 2.8.4 on
+# Node 20 by default, n8n 2.41.1 on Node 24 with `npm run dev -- --n8n 2.41`.
 # Builds and packs the package, starts the reference server in fast live mode (a new job every
 # 10 s), installs the package into a fresh n8n user folder, imports a ready "Job Search API"
 # credential pointing at the server and both examples/, creates the owner account, starts n8n
@@ -11,6 +12,14 @@ set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 # shellcheck source=lib.sh
 source "$repo/scripts/e2e/lib.sh"
+
+use_n8n 2.8
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--n8n) use_n8n "${2:?--n8n needs a version: ${n8n_lines[*]}}"; shift 2 ;;
+	*) die "unknown argument $1 (usage: npm run dev [-- --n8n <${n8n_lines[*]// /|}>])" ;;
+	esac
+done
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/job-search-dev.XXXXXX")"
 port="${N8N_PORT:-5678}"
@@ -27,7 +36,6 @@ node -e 'const s=require("net").createServer().once("error",()=>process.exit(1))
 
 # Demo accounts for trying the reference server by hand (curl, n8n's MCP Client, a second
 # credential): Free and Pro with their plans' monthly credit, and a Pro account with none left.
-new_key() { echo "gm_$(node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64url"))')"; }
 demo_accounts() { # sets extra_accounts (read by start_server), free_key, pro_key, broke_key
 	free_key="$(new_key)" pro_key="$(new_key)" broke_key="$(new_key)"
 	extra_accounts=",{\"id\":\"demo-free\",\"plan\":\"free\",\"keys\":[\"$free_key\"]}"
@@ -84,7 +92,7 @@ setup_owner "$url"
 
 cat <<EOF
 
-  n8n editor:  $url
+  n8n editor:  $url   ($(n8n_label))
   login:       $owner_email / $owner_password
   credential:  "Job Search API (reference server)" -> $server_url (fast live mode)
   workflows:   $(ls "$repo"/examples/*.json | xargs -n1 basename | tr '\n' ' ')

@@ -77,12 +77,11 @@ try {
 	});
 
 	await step('node-panel', async () => {
-		await page.evaluate(() => {
-			const leaf = [...document.querySelectorAll('[data-test-id="node-creator"] [data-test-id="item-iterator-item"]')].find((el) =>
-				/search jobs/i.test(el.textContent),
-			);
-			leaf.click();
-		});
+		const leaf = await page.evaluateHandle(() =>
+			[...document.querySelectorAll('[data-test-id="node-creator"] [data-test-id="item-iterator-item"]')].find((el) => /^search jobs$/i.test(el.textContent.trim())),
+		);
+		// A mouse click: n8n 2.41 adds the node on pointer events, which a DOM click() does not send.
+		await leaf.asElement().click();
 		await page.waitForSelector('[data-test-id="node-parameters"]');
 		await page.waitForSelector('[data-test-id="node-parameters"] [data-test-id="collection-parameter-add"]');
 	});

@@ -1,4 +1,4 @@
-# The examples' end-to-end checks, sourced by run.sh (kept apart from the other checks): the
+# The examples' end-to-end checks, sourced by leg.sh (kept apart from the other checks): the
 # examples/ workflows import into the real n8n with every node known, n8n serves the package's
 # output schemas, and the editor shows them and runs the digest example's trigger.
 

@@ -5,6 +5,7 @@ import { recordingSleep, takeWaits, waitsMove } from '../support/sleeps';
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: recordingSleep }));
 
 import { createManualClock } from '../../server';
+import { serviceError } from '../../nodes/JobSearch/transport/errors';
 import { RETRY_AFTER_CUSHION_MS } from '../../nodes/JobSearch/transport/tunables';
 import { clientOp, getJob, runJobSearch, search } from './helpers';
 import { useTestService } from '../support/service';
@@ -205,9 +206,27 @@ describe('retries', () => {
 
 	it('fails saying the retries are used up when Max Retries is 0', async () => {
 		const { credentials } = await service.account('free');
+		const before = Date.now();
 		const run = await runJobSearch(search({ limit: 1, options: { maxRetries: 0 } }), { credentials, input: [{}, {}, {}] });
+		const after = Date.now();
 		expect(run.error?.message).toBe('Rate limited: the service asked to wait 0.3 s, and Max Retries (0) is used up [item 2]');
-		expect((run.error as { failure?: { cause: string; retryAfterMs: number } }).failure).toEqual({ cause: 'rate-limited', retryAfterMs: 300 });
+		const { failure } = run.error as { failure?: { cause: string; retryAfterMs: number; resetsAtEpochMs: number } };
+		expect(failure).toEqual({ cause: 'rate-limited', retryAfterMs: 300, resetsAtEpochMs: expect.any(Number) });
+		expect(failure!.resetsAtEpochMs).toBeGreaterThanOrEqual(before + 300);
+		expect(failure!.resetsAtEpochMs).toBeLessThanOrEqual(after + 300);
+	});
+
+	it('tells n8n when a rate limit ends, as the wait asked and as the moment it ends, counted from the answer', () => {
+		const answeredAtMs = Date.parse('2026-11-20T12:00:00.000Z');
+		const node = { id: 'n1', name: 'Job Search', type: 'n8n-nodes-job-search.jobSearch', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
+		const limited = serviceError(node, 429, { error: 'Too many requests', error_code: 'rate_limited', retryAfterMs: 1500 }, { tool: 'search_jobs', answeredAtMs });
+		expect((limited as { failure?: unknown }).failure).toEqual({ cause: 'rate-limited', retryAfterMs: 1500, resetsAtEpochMs: answeredAtMs + 1500 });
+		const header = serviceError(node, 429, { error_code: 'rate_limited' }, { tool: 'search_jobs', retryAfterMs: 60_000, answeredAtMs });
+		expect((header as { failure?: unknown }).failure).toEqual({ cause: 'rate-limited', retryAfterMs: 60_000, resetsAtEpochMs: answeredAtMs + 60_000 });
+		const unsaid = serviceError(node, 429, { error_code: 'rate_limited' }, { tool: 'search_jobs', answeredAtMs });
+		expect((unsaid as { failure?: unknown }).failure).toEqual({ cause: 'rate-limited' });
+		const outage = serviceError(node, 500, { error_code: 'runtime_error', retryAfterMs: 1500 }, { tool: 'search_jobs', answeredAtMs });
+		expect((outage as { failure?: unknown }).failure).toEqual({ cause: 'temporarily-unavailable' });
 	});
 
 	it.each([

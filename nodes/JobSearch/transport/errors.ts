@@ -47,9 +47,21 @@ export interface ErrorCircumstances {
 	retryAfterMs?: number;
 	/** Which bound ended the retries: the number of retries or the time to wait. */
 	exhausted?: 'retries' | 'wait';
+	/** When the answer came (default: now); a 429's wait counts from it. */
+	answeredAtMs?: number;
 }
 
-type DetailedError = NodeApiError & { failure?: { cause: FailureCause; retryAfterMs?: number } };
+/**
+ * What n8n 2.41's poll scheduler reads to back a failing trigger off: a rate limit's wait both as
+ * a span and as the moment it ends, so a reader that prefers either gets the service's answer.
+ */
+export interface Failure {
+	cause: FailureCause;
+	retryAfterMs?: number;
+	resetsAtEpochMs?: number;
+}
+
+type DetailedError = NodeApiError & { failure?: Failure };
 
 const DETAILS_KEY = 'jobSearch';
 
@@ -205,12 +217,14 @@ function attach<E extends NodeApiError | NodeOperationError>(
 	error: E,
 	details: ServiceErrorDetails,
 	failure?: FailureCause,
+	answeredAtMs: number = Date.now(),
 ): E {
 	error.context[DETAILS_KEY] = details;
 	if (failure) {
+		const wait = details.retryAfterMs;
 		(error as DetailedError).failure = {
 			cause: failure,
-			...(details.retryAfterMs !== undefined ? { retryAfterMs: details.retryAfterMs } : {}),
+			...(wait !== undefined ? { retryAfterMs: wait, resetsAtEpochMs: answeredAtMs + wait } : {}),
 		};
 	}
 	return error;
@@ -256,6 +270,7 @@ export function serviceError(
 			...(status === 402 && typeof body.upgradeUrl === 'string' ? { upgradeUrl: body.upgradeUrl } : {}),
 		},
 		mapped.failure,
+		circumstances.answeredAtMs,
 	);
 }
 
