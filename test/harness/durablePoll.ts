@@ -12,8 +12,10 @@ export interface DurablePoller {
 	 * saved, or the poll returned null and committed while it held its lease); without, the poll's
 	 * changes are thrown away (abandoned at the timeout, the lease lost, n8n stopped), and so is
 	 * what it emitted: no execution ever ran for it. A poll that throws commits nothing.
+	 * `pollBudgetMs` overrides the poller's for this poll (n8n gives the activation poll, which
+	 * runs outside the scheduler, an unfenced 5 minutes).
 	 */
-	poll(options: { commit: boolean }): Promise<PollOutcome>;
+	poll(options: { commit: boolean; pollBudgetMs?: number }): Promise<PollOutcome>;
 	/** The committed cursor. */
 	cursor(): IDataObject;
 	logs: LogLine[];
@@ -38,7 +40,7 @@ export function createDurablePoller(options: PollerOptions): DurablePoller {
 	return {
 		logs,
 		cursor: () => cursor,
-		async poll({ commit }) {
+		async poll({ commit, pollBudgetMs = options.pollBudgetMs }) {
 			const staged = deepCopy(cursor);
 			const context = new PollContext(workflow, node, additionalData, 'trigger', 'activate');
 			Object.defineProperty(context, 'logger', { value: logger });
@@ -46,7 +48,7 @@ export function createDurablePoller(options: PollerOptions): DurablePoller {
 			// such parameter, so the context's own reader is replaced.
 			const read = context.getWorkflowStaticData.bind(context);
 			Object.defineProperty(context, 'getWorkflowStaticData', { value: (type: string) => (type === 'node' ? staged : read(type)) });
-			if (options.pollBudgetMs !== undefined) Object.assign(context, { getPollBudgetMs: () => options.pollBudgetMs });
+			if (pollBudgetMs !== undefined) Object.assign(context, { getPollBudgetMs: () => pollBudgetMs });
 			let outcome: PollOutcome;
 			try {
 				const result = await nodeType.poll!.call(context);

@@ -78,7 +78,7 @@ export async function runSearches(previous: TriggerState | undefined, searches: 
 	const knownBy = (key: string) => (uid: string) =>
 		Object.entries(base.searches).some(([other, search]) => other !== key && search.watch?.seen.has(uid) === true);
 	const runs = searches.map(({ key, fetchPage }) => {
-		const state: SearchState = base.searches[key] ?? { activatedMs: startMs };
+		const state: SearchState = base.searches[key] ?? { activatedMs: startMs - (settings.unkeptActivationWithinMs ?? 0) };
 		return new SearchRun(key, state, settings, { ...deps, fetchPage }, budget, base.lastPollMs, knownBy(key), searches.length);
 	});
 	// The searches take turns at going first, so a budget that runs out does not always miss the same one.

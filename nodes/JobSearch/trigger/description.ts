@@ -119,7 +119,7 @@ export const properties: INodeProperties[] = [
 				default: DEFAULT_MAX_JOBS_PER_POLL,
 				typeOptions: { minValue: 1, numberPrecision: 0 },
 				description:
-					`The most rows one poll reads, and so pays for. What is left is read by the next polls, oldest part first: nothing is skipped. (The silent read of the Late Window on activation is not bound by it, and a count that finds a late job may read ${CHECK_MIN_ROWS} rows more.)`,
+					`How many new jobs one poll reads at most, and so pays for; its looks for jobs the index shows late may read as many rows again, and a count that finds a late job ${CHECK_MIN_ROWS} more. What is left is read by the next polls, oldest part first: nothing is skipped. (The silent read of the Late Window on activation is not bound by it.)`,
 			},
 			outputOption,
 			{

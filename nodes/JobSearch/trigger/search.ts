@@ -322,8 +322,9 @@ export class SearchRun {
 		this.firstPoll = true;
 		this.stopped = true;
 		const emitting = settings.firstPollLookbackMs !== undefined;
-		const windowFromMs = startMs - INDEX_LAG_GUESS_MS - Math.max(settings.lateWindowMs, settings.firstPollLookbackMs ?? 0);
-		// Jobs posted since the first attempt are new even if that attempt failed (a 429 at activation).
+		// Jobs posted since the first attempt are new even if that attempt failed (a 429 at activation)
+		// or n8n did not keep it: the read reaches the Late Window before it.
+		const windowFromMs = Math.min(startMs, this.previous.activatedMs) - INDEX_LAG_GUESS_MS - Math.max(settings.lateWindowMs, settings.firstPollLookbackMs ?? 0);
 		const learnBeforeMs = emitting ? startMs - settings.firstPollLookbackMs! : this.previous.activatedMs < startMs ? this.previous.activatedMs : Infinity;
 		const read = await reader.readRange({ fromMs: windowFromMs }, known.activeAt);
 		known.absorb(-Infinity, learnBeforeMs);

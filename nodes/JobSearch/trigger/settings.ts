@@ -7,7 +7,7 @@ import type { CycleSettings } from './cycle';
 import { TRIGGER_OWNED_KEYS } from './description';
 import type { TriggerOutput } from './digest';
 import { mergeSearches, type SearchSpec } from './searches';
-import { pollTimeMs, shortestIntervalMs } from './pollTime';
+import { pollTimeMs, shortestIntervalMs, unkeptActivationWithinMs } from './pollTime';
 import {
 	DEFAULT_LATE_WINDOW_MINUTES,
 	DEFAULT_MAX_JOBS_PER_POLL,
@@ -91,6 +91,7 @@ export function readSettings(this: IPollFunctions): TriggerSettings {
 			requestsPerMinute: positive(options.requestsPerMinute, DEFAULT_REQUESTS_PER_MINUTE),
 			pollTimeMs: pollTimeMs(this),
 			intervalMs: shortestIntervalMs(this),
+			unkeptActivationWithinMs: unkeptActivationWithinMs(this),
 		},
 	};
 }

@@ -200,6 +200,18 @@ export const MAX_POLL_TIME_MS = 15 * MINUTE_MS;
  */
 export const LOCK_GRACE_MS = 60_000;
 
+/**
+ * What n8n 2.41 gives a poll it does not fence (its default): a shorter budget means the durable
+ * scheduler runs the poll, which keeps nothing of the poll that activated the trigger.
+ */
+export const UNFENCED_POLL_BUDGET_MS = 5 * MINUTE_MS;
+
+/**
+ * A scheduled poll may start this much after its moment (a busy worker, a queue): the activation
+ * n8n did not keep is taken to be this much earlier still, so no job posted after it is lost.
+ */
+export const SCHEDULED_POLL_LATE_MS = 5 * MINUTE_MS;
+
 /** Start no new request after this share of the poll's time, so the last one and the commit fit in it. */
 export const POLL_TIME_SHARE = 0.8;
 

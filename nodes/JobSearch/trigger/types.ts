@@ -13,6 +13,12 @@ export interface CycleSettings {
 	/** The shortest time n8n may leave between two polls (Poll Times). */
 	intervalMs: number;
 	requestsPerMinute: number;
+	/**
+	 * Where n8n keeps nothing of the poll that activated the trigger (2.41's durable scheduler):
+	 * that poll ran within this many ms before a search's first kept poll, and the jobs posted
+	 * since then are new. Unset: the first poll of a search is its activation.
+	 */
+	unkeptActivationWithinMs?: number;
 	/** Overridable for tests only. */
 	maxSeenUids?: number;
 }
