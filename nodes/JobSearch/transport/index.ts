@@ -51,6 +51,12 @@ export interface CallToolOptions {
 	 */
 	deadlineMs?: number;
 	/**
+	 * An attempt is cut off at this moment (epoch ms); deadlineMs when absent. The trigger stops
+	 * starting requests before its poll's time is up: a request that started in time is answered in
+	 * what is left of it, not cut off (and paid for) at the moment no new one may start.
+	 */
+	answerByMs?: number;
+	/**
 	 * Whether a 429 is waited out and retried (the default). The trigger says no: it carries the
 	 * wait to its next poll rather than spend the poll's time on it.
 	 */
@@ -225,16 +231,16 @@ export async function callTool<T = IDataObject>(
 	let retries = 0;
 	let waitedMs = 0;
 	const deadlineMs = options.deadlineMs ?? Number.POSITIVE_INFINITY;
+	const answerByMs = Math.max(deadlineMs, options.answerByMs ?? deadlineMs);
 	for (;;) {
 		await options.beforeAttempt?.();
-		const leftMs = deadlineMs - Date.now();
-		if (leftMs <= 0) {
+		if (deadlineMs - Date.now() <= 0) {
 			throw operationError(node, 'poll_time_spent', `The poll's time ran out before this request${itemSuffix(options.itemIndex)}`, {
 				itemIndex: options.itemIndex,
 				description: 'Nothing was sent. The next poll carries on from where this one stopped.',
 			});
 		}
-		const outcome = await attempt.call(this, url, body, decrypted, Math.min(timeoutMs, leftMs));
+		const outcome = await attempt.call(this, url, body, decrypted, Math.min(timeoutMs, answerByMs - Date.now()));
 		let verdict = judge(outcome);
 		if (verdict === 'success') {
 			const { response } = outcome as { response: FullResponse };

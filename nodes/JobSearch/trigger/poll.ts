@@ -92,6 +92,7 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 						maxRetries: POLL_REQUEST_RETRIES,
 						maxRetryWaitMs: pollTimeMs * POLL_TIME_SHARE,
 						deadlineMs,
+						answerByMs: startMs + pollTimeMs,
 						waitOnRateLimit: false,
 					})
 					.catch((error: Error) => {

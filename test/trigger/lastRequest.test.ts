@@ -1,0 +1,82 @@
+// The trigger spaces its requests with n8n-workflow's sleep: here a wait moves the faked clock
+// instead of passing in real time, so a poll's requests land at known moments of its time.
+jest.mock('n8n-workflow', () => ({
+	...jest.requireActual('n8n-workflow'),
+	sleep: async (ms: number) => {
+		jest.setSystemTime(Date.now() + ms);
+		await new Promise((resolve) => setImmediate(resolve));
+	},
+}));
+
+import { createServer, request } from 'http';
+
+import { startServer, type RunningServer } from '../../server';
+import { POLL_TIME_SHARE } from '../../nodes/JobSearch/trigger/tunables';
+import { createDurablePoller } from '../harness/durablePoll';
+import { listenOnLoopback } from '../support/hosts';
+import { DAY_START, FAKE_DATE_ONLY, MINUTE } from './scriptedDay';
+
+beforeAll(() => jest.useFakeTimers(FAKE_DATE_ONLY));
+afterAll(() => jest.useRealTimers());
+
+/** Real milliseconds each answer takes: far longer than nothing, far shorter than any poll's time. */
+const ANSWER_TAKES_MS = 40;
+
+interface Sent {
+	atMs: number;
+	answered: boolean;
+}
+
+/** A proxy that answers every request ANSWER_TAKES_MS late and notes when (on the faked clock) each came, and whether its answer got through. */
+async function startSlowLink(target: string) {
+	const upstream = new URL(target);
+	const sent: Sent[] = [];
+	const server = createServer((req, res) => {
+		const entry: Sent = { atMs: Date.now(), answered: false };
+		if (req.url?.startsWith('/v1/')) sent.push(entry);
+		const out = request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+			const chunks: Buffer[] = [];
+			answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+			answer.on('end', () =>
+				setTimeout(() => {
+					if (res.destroyed) return;
+					res.writeHead(answer.statusCode ?? 502, answer.headers);
+					res.end(Buffer.concat(chunks), () => (entry.answered = true));
+				}, ANSWER_TAKES_MS),
+			);
+		});
+		out.on('error', () => res.destroy());
+		req.pipe(out);
+	});
+	return { ...(await listenOnLoopback(server)), sent };
+}
+
+let server: RunningServer | undefined;
+afterEach(async () => await server?.close());
+
+describe('the last request of a poll', () => {
+	it('started just before the poll stops starting requests, is answered in the rest of the poll\'s time, not cut off', async () => {
+		jest.setSystemTime(DAY_START);
+		server = await startServer({ clock: { now: () => Date.now() }, jobs: 40, seed: 7, live: { postingsPerHour: 3_000, minLagMs: MINUTE, maxLagMs: 2 * MINUTE } });
+		const account = await server.admin.createAccount({ plan: 'pro', poolMicrocents: 10 ** 13 });
+		const link = await startSlowLink(server.url);
+		try {
+			jest.setSystemTime(DAY_START + 60 * MINUTE);
+			// A budget whose request share ends 0.8 ms after the fifth turn of the rate window (6 s apart).
+			const budgetMs = 30_001;
+			const poller = createDurablePoller({ credentials: { apiKey: account.key, baseUrl: link.url }, pollBudgetMs: budgetMs });
+			const startMs = Date.now();
+			const outcome = await poller.poll({ commit: true });
+			// The poll stops starting requests at a share of its time; its last one starts under a
+			// millisecond before that moment (the rate window's turns fall there).
+			const lastStartMs = link.sent[link.sent.length - 1].atMs;
+			expect(startMs + budgetMs * POLL_TIME_SHARE - lastStartMs).toBeLessThan(1);
+			expect(outcome.error).toBeUndefined();
+			expect(link.sent.map((s) => s.answered)).toEqual(link.sent.map(() => true));
+			expect(poller.logs.filter((line) => line.level !== 'info')).toEqual([]);
+			expect(poller.logs[0].message).toMatch(new RegExp(`in ${link.sent.length} requests`));
+		} finally {
+			await link.close();
+		}
+	});
+});
