@@ -17,7 +17,7 @@ export default async function nodeBench(): Promise<void> {
 	const server = await startServer({ jobs: 300, faults: true, rateLimits: { enterprise: { requests: 1_000_000, windowMs: 60_000 } } });
 	try {
 		const { key } = await server.admin.createAccount({ plan: 'enterprise', poolMicrocents: 100 * 100_000_000 });
-		const credentials = { apiKey: key, baseUrl: server.url, mcpUrl: server.mcpUrl };
+		const credentials = { apiKey: key, baseUrl: server.url };
 		const uids = server.admin.visibleJobs().slice(0, 200).map((j) => ({ uid: j.uid }));
 
 		const timeIt = async (options: Record<string, number>): Promise<number> => {

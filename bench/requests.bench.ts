@@ -38,7 +38,7 @@ export default async function requestsBench(): Promise<void> {
 	try {
 		const { key } = await server.admin.createAccount({ plan: 'enterprise', poolMicrocents: 10_000 * 100_000_000 });
 		// The HTTP Request node's Header Auth credential reads name and value from the same stored credential.
-		const credentials = { apiKey: key, baseUrl: server.url, mcpUrl: server.mcpUrl, name: 'Authorization', value: `Bearer ${key}` };
+		const credentials = { apiKey: key, baseUrl: server.url, name: 'Authorization', value: `Bearer ${key}` };
 		const uids = server.admin.visibleJobs().slice(0, ITEMS).map((j) => ({ jobUid: j.uid }));
 		const input = { name: 'Input', type: INPUT_TYPE, parameters: { items: JSON.stringify(uids) } };
 		const jobSearchCredential = { jobSearchApi: { id: CREDENTIAL_ID, name: 'Job Search account' } };

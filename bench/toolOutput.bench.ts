@@ -23,7 +23,7 @@ export default async function toolOutputBench(): Promise<void> {
 	const server = await startServer({ jobs: 2000, seed: 1 });
 	try {
 		const { key } = await server.admin.createAccount({ plan: 'enterprise', poolMicrocents: 100 * 100_000_000 });
-		const credentials = { apiKey: key, baseUrl: server.url, mcpUrl: server.mcpUrl };
+		const credentials = { apiKey: key, baseUrl: server.url };
 		const rows = 20;
 		const searchBody = { searchPeriod: '7d', limit: rows };
 

@@ -62,7 +62,7 @@ async function main(): Promise<void> {
 		const result = await runWorkflow({
 			nodes,
 			connections,
-			credentials: { apiKey: server.admin.demoKeys.pro, baseUrl: server.url, mcpUrl: server.mcpUrl },
+			credentials: { apiKey: server.admin.demoKeys.pro, baseUrl: server.url },
 		});
 		if (result.error) throw new Error(`The workflow failed: ${result.error.message}`);
 

@@ -39,7 +39,7 @@ export async function outputsOf(
 	jobUids: string[],
 ): Promise<IDataObject[]> {
 	const { key } = await server.admin.createAccount({ id: `schema-${resource}-${operation}-${Date.now()}`, plan: 'enterprise' });
-	const credentials = { apiKey: key, baseUrl: server.url, mcpUrl: server.mcpUrl };
+	const credentials = { apiKey: key, baseUrl: server.url };
 	const parameters: INodeParameters =
 		operation === 'search'
 			? { resource, operation, limit: jobUids.length }

@@ -25,7 +25,6 @@ export const CREDENTIAL_ID = 'job-search-credential';
 export interface HarnessCredentials {
 	apiKey: string;
 	baseUrl?: string;
-	mcpUrl?: string;
 }
 
 export interface HarnessContext {

@@ -17,11 +17,11 @@ describe('the Job Search API credential test', () => {
 		expect(service.server.admin.callLog(id).map((c) => [c.tool, c.status, c.consumedMicrocents])).toEqual([['get_job', 400, 0]]);
 	});
 
-	it('calls the Base URL the node calls, and a credential saved with an MCP URL still tests OK', async () => {
+	it('calls the Base URL the node calls', async () => {
 		const { credentials } = await service.account('free');
 		const host = await startScriptedHost((_req, res) => answer(res, 400, { error: 'jobUid is required', error_code: 'validation_error' }));
 		try {
-			const result = await testCredential({ ...credentials, baseUrl: host.url, mcpUrl: 'http://127.0.0.1:1/mcp' });
+			const result = await testCredential({ ...credentials, baseUrl: host.url });
 			expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
 			expect(host.requests().map((r) => [r.method, r.url, r.authorization])).toEqual([['POST', '/v1/get_job', `Bearer ${credentials.apiKey}`]]);
 		} finally {

@@ -20,7 +20,7 @@ export async function startTestService(options: StartServerOptions = {}): Promis
 		server,
 		account: async (plan, balance = {}) => {
 			const { id, key } = await server.admin.createAccount({ id: `acct-${plan}-${++counter}`, plan, ...balance });
-			return { id, key, credentials: { apiKey: key, baseUrl: server.url, mcpUrl: server.mcpUrl } };
+			return { id, key, credentials: { apiKey: key, baseUrl: server.url } };
 		},
 	};
 }
