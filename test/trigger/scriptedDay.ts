@@ -88,6 +88,8 @@ export interface DayOptions {
 	script?: (h: Harnessed, nowMs: number, random: () => number) => void;
 	/** More options for the reference server (e.g. rate limits). */
 	server?: StartServerOptions;
+	/** What n8n gives each poll (getPollBudgetMs); n8n-core's own when unset (2.41: 5 minutes; 2.8: none). */
+	pollBudgetMs?: number;
 	/** Runs before poll `index`; a test arms faults here. */
 	beforePoll?: (h: Harnessed, index: number) => Promise<void>;
 	/** Also run "Schedule Trigger + search the last 24 hours + Remove Duplicates" at the same times (verified-client filter). */
@@ -133,7 +135,9 @@ export async function runScriptedDay(options: DayOptions): Promise<DayResult> {
 	const random = seededRandom(options.seed);
 	const [lo, hi] = options.pollEvery;
 	const pollTimes = options.parameters.pollTimes === undefined ? everyMinutes(lo) : {};
-	const h = await startHarnessed(options.time, DAY_START, { ...pollTimes, ...options.parameters }, { seed: options.seed, live: options.live, ...options.server });
+	const h = await startHarnessed(options.time, DAY_START, { ...pollTimes, ...options.parameters }, { seed: options.seed, live: options.live, ...options.server }, {
+		...(options.pollBudgetMs !== undefined ? { pollBudgetMs: options.pollBudgetMs } : {}),
+	});
 	const matchingVisible = () => h.server.admin.visibleJobs().filter(options.matches);
 	const startBalance = h.server.admin.balance(h.accountId).totalMicrocents;
 	const atActivation = new Set(matchingVisible().map((j) => j.uid));

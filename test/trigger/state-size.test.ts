@@ -25,6 +25,10 @@ describe('after 10,000 jobs in nine hours', () => {
 			seed: 3,
 			hours: 9,
 			pollEvery: [15, 15],
+			// The poll time n8n 2.8 leaves at Every 15 Minutes (12 minutes), on either line of n8n-core:
+			// n8n 2.41's default scheduler gives 5, in which a search this busy cannot check its whole
+			// window (README, job alerts) and the cap forgets part of it.
+			pollBudgetMs: 12 * MINUTE,
 			parameters: {},
 			matches: () => true,
 			live: { model: 'lag', postingsPerHour: 1_200, minLagMs: MINUTE, maxLagMs: 15 * MINUTE },

@@ -325,8 +325,19 @@ export class SearchRun {
 		// Jobs posted since the first attempt are new even if that attempt failed (a 429 at activation)
 		// or n8n did not keep it: the read reaches the Late Window before it.
 		const windowFromMs = Math.min(startMs, this.previous.activatedMs) - INDEX_LAG_GUESS_MS - Math.max(settings.lateWindowMs, settings.firstPollLookbackMs ?? 0);
-		const learnBeforeMs = emitting ? startMs - settings.firstPollLookbackMs! : this.previous.activatedMs < startMs ? this.previous.activatedMs : Infinity;
+		// When the first attempt read nothing, what the index showed at activation is unknown: a job
+		// posted up to the index's usual delay before it may have come into view only since, and is
+		// new. Those few are sent rather than risk losing one (never lost before never flooded).
+		const learnBeforeMs = emitting
+			? startMs - settings.firstPollLookbackMs!
+			: this.previous.activatedMs < startMs
+				? this.previous.activatedMs - INDEX_LAG_GUESS_MS
+				: Infinity;
+		// Its first page goes with the other searches' (as a head's does): a job that comes into view
+		// between two searches' activation reads would be history to the later one.
+		this.meetingHeads = true;
 		const read = await reader.readRange({ fromMs: windowFromMs }, known.activeAt);
+		this.meetingHeads = false;
 		known.absorb(-Infinity, learnBeforeMs);
 		if (reader.requests === 0) return;
 		const newestMs = known.newestRead();

@@ -70,7 +70,7 @@ export interface Trouble {
 
 /** One search of the trigger. */
 export interface SearchState {
-	/** When its first poll ran: jobs posted since are sent even if its activation read came later. */
+	/** When its first poll ran: jobs posted since (or in the index's usual delay before) are sent even if its activation read came later. */
 	activatedMs: number;
 	/** Undefined until its activation read has finished. */
 	watch?: Watch;
