@@ -20,7 +20,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'fs';
 
 import { login } from './n8n-api.mjs';
-import { DUE_AFTER_MS, describeMissing, rateLimitStorm, say, sleep, watchTrigger } from './trigger-watch.mjs';
+import { DUE_AFTER_MS, UNREAD_ACTIVATION_MAY_BRING_MS, describeMissing, rateLimitStorm, say, sleep, watchTrigger } from './trigger-watch.mjs';
 
 const env = (name) => process.env[name] ?? (console.error(`check-triggers: ${name} is not set`), process.exit(2));
 const label = env('LABEL');
@@ -105,7 +105,19 @@ if (stateFile && existsSync(stateFile)) {
 }
 
 const watchers = workflowIds.map((id) =>
-	watchTrigger({ api, n8nDir, serverUrl, checkerKey, workflowId: id, label: `${label} ${id}`, activatedFrom: activation[id].activatedFrom, activatedBy: activation[id].activatedBy }),
+	watchTrigger({
+		api,
+		n8nDir,
+		serverUrl,
+		checkerKey,
+		workflowId: id,
+		label: `${label} ${id}`,
+		activatedFrom: activation[id].activatedFrom,
+		activatedBy: activation[id].activatedBy,
+		// Published under 429, on a Free key shared by three workflows, or in the durable scheduler:
+		// the activation poll may have read nothing that n8n kept.
+		earliestNewMs: activation[id].activatedFrom - UNREAD_ACTIVATION_MAY_BRING_MS,
+	}),
 );
 
 // A while of a slow reference server: each answer's body drips in over 60 s, longer than n8n

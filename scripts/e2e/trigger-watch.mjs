@@ -1,7 +1,7 @@
 // What every trigger check asks of a published Job Search Trigger workflow (no filter, Poll Times
 // every minute, the reference server in fast live mode): every job posted after its activation
-// arrives exactly once, as one item; none that was already visible when it was activated; and no
-// execution fails. Shared by check-queue.mjs, check-shared-key.mjs and check-durable.mjs.
+// arrives exactly once, as one item; none that was already visible when it was activated (unless
+// the activation poll read nothing n8n kept: then none posted long before); and no execution fails. Shared by check-queue.mjs, check-shared-key.mjs and check-durable.mjs.
 
 // The server's --live-fast lag is 20 s, in posting order; polls run every minute; an execution takes seconds.
 export const MAX_LAG_MS = 20_000;
@@ -26,7 +26,26 @@ export async function serverJobs(serverUrl, checkerKey, fromMs) {
  * `activatedBy`: once it was live). `update()` reads the executions not read yet and throws at
  * the first job that arrives twice, a job that was not new, or an execution that did not succeed.
  */
-export function watchTrigger({ api, n8nDir, serverUrl, checkerKey, workflowId, label, activatedFrom, activatedBy, nodeName = 'Job Search Trigger' }) {
+/**
+ * A trigger whose activation poll could not read (a 429 at publishing, or n8n 2.41's durable
+ * scheduler, which keeps nothing of it) also sends jobs posted in the index's usual delay (15
+ * minutes) before the activation it counts from (durable: a minute's interval and five minutes
+ * before its first scheduled poll): nothing tells them from jobs the index showed only since.
+ */
+export const UNREAD_ACTIVATION_MAY_BRING_MS = (15 + 1 + 5 + 1) * 60_000;
+
+export function watchTrigger({
+	api,
+	n8nDir,
+	serverUrl,
+	checkerKey,
+	workflowId,
+	label,
+	activatedFrom,
+	activatedBy,
+	nodeName = 'Job Search Trigger',
+	earliestNewMs = activatedFrom - MAX_LAG_MS - 1_000,
+}) {
 	const received = new Map(); // uid -> execution id
 	const read = new Set();
 	const fail = (message) => {
@@ -63,12 +82,12 @@ export function watchTrigger({ api, n8nDir, serverUrl, checkerKey, workflowId, l
 		 * enough to be due by now, and those of them not received.
 		 */
 		async due(nowMs = Date.now(), fromMs = activatedBy) {
-			const jobs = await serverJobs(serverUrl, checkerKey, activatedFrom - 10 * 60_000);
+			const jobs = await serverJobs(serverUrl, checkerKey, Math.min(activatedFrom, earliestNewMs) - 10 * 60_000);
 			const created = new Map(jobs.map((job) => [job.uid, Date.parse(job.createdAt)]));
 			for (const [uid, execution] of received) {
 				const at = created.get(uid);
 				if (at === undefined) fail(`execution ${execution} emitted ${uid}, which was posted long before activation`);
-				if (at < activatedFrom - MAX_LAG_MS - 1_000) {
+				if (at < earliestNewMs) {
 					fail(`execution ${execution} emitted ${uid}, posted ${new Date(at).toISOString()}: visible before activation, so not new`);
 				}
 			}
