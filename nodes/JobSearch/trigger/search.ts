@@ -15,6 +15,7 @@ import {
 	LOCATE_STRETCHES,
 	MAX_INDEX_LEAD_MS,
 	MAX_SEEN_UIDS,
+	SETTLE_RESERVED_REQUESTS,
 	MIN_PASS_EVERY_MS,
 	OFFSET_MAX_AGE_MS,
 	OFFSET_SAMPLES,
@@ -162,20 +163,42 @@ export class SearchRun {
 	}
 
 	/**
+	 * Requests the final looks leave for the count that settles what already had its final look,
+	 * once that is due: without them a poll short of requests (a busy search, n8n 2.41's 5-minute
+	 * polls) spends all on final looks, never settles, and the uid cap forgets unsettled jobs.
+	 */
+	private settleReserve(ties: boolean): number {
+		const watch = this.watch!;
+		if (ties || watch.finalMs - watch.floorMs < COUNT_AT_LEAST_EVERY_MS) return 0;
+		return Math.min(SETTLE_RESERVED_REQUESTS, this.countParts({ fromMs: watch.floorMs + 1, toMs: watch.finalMs }).length);
+	}
+
+	/**
 	 * Counts `range` (one row) in parts of at most COUNT_MAX_KNOWN known jobs, and finds what the
 	 * index holds there beyond them: a job shown late, or one posted in the very millisecond of a
 	 * known one (no open stretch holds it). `stretchesFirst`: ask its newest open stretches before
 	 * halving (they were not just asked). Returns false when the poll stopped before the end.
 	 */
 	async check(range: Range, stretchesFirst: boolean, ties: boolean): Promise<boolean> {
+		return (await this.checkedUpTo(range, stretchesFirst, ties)) >= range.toMs;
+	}
+
+	/**
+	 * As check, part by part from the oldest: the end of the last part it finished (before
+	 * range.fromMs when none), so a check the poll could not finish is not begun again from the
+	 * start on every poll.
+	 */
+	private async checkedUpTo(range: Range, stretchesFirst: boolean, ties: boolean): Promise<number> {
+		let doneToMs = range.fromMs - 1;
 		for (const part of this.countParts(range)) {
 			this.reader.allowAtLeast(CHECK_MIN_ROWS);
 			const count = await this.reader.count(part);
 			this.known.absorb(Infinity);
-			if (!count) return false;
-			if (!(await this.resolve(part, count, stretchesFirst, ties))) return false;
+			if (!count) return doneToMs;
+			if (!(await this.resolve(part, count, stretchesFirst, ties))) return doneToMs;
+			doneToMs = part.toMs;
 		}
-		return true;
+		return doneToMs;
 	}
 
 	/** `range` cut at known jobs into parts of at most COUNT_MAX_KNOWN, so each count is an exact one. */
@@ -403,7 +426,7 @@ export class SearchRun {
 			// ask is read whole (its rows paid again), and the rest goes on stretch by stretch.
 			// This search's share of what the poll can still send: the bucket refills before the next
 			// poll's head reads.
-			const spare = Math.ceil(this.budget.remaining() * share);
+			const spare = Math.max(0, Math.ceil(this.budget.remaining() * share) - this.settleReserve(ties));
 			const stretches = known.openStretches({ fromMs: watch.finalMs + 1, toMs: target });
 			if (stretches.length > spare && finalDueMs - watch.finalMs >= FINAL_LAG_MAX_MS && !reader.interruptedBy) {
 				const overflowToMs = stretches[stretches.length - Math.max(1, spare)].fromMs - 1;
@@ -415,7 +438,7 @@ export class SearchRun {
 			}
 			if (watch.pending.length === 0 && target > watch.finalMs) {
 				const done = await this.askStretches({ fromMs: watch.finalMs + 1, toMs: target }, headBeforeMs, {
-					limit: Math.ceil(this.budget.remaining() * share),
+					limit: Math.max(0, Math.ceil(this.budget.remaining() * share) - this.settleReserve(ties)),
 					onAsked: (stretch) => {
 						watch.finalMs = stretch.toMs;
 					},
@@ -430,8 +453,10 @@ export class SearchRun {
 		const unsettled = { fromMs: watch.floorMs + 1, toMs: watch.finalMs };
 		const countDue = !ties && unsettled.toMs - watch.floorMs >= COUNT_AT_LEAST_EVERY_MS;
 		if (unsettled.toMs >= unsettled.fromMs && countDue && watch.pending.length === 0) {
-			if (!(await this.check(unsettled, false, ties))) return;
-			watch.floorMs = watch.finalMs;
+			// Settled part by part: where the poll's requests run out (a busy search in a short
+			// poll), the parts already counted stay settled and the next poll goes on from there.
+			watch.floorMs = Math.max(watch.floorMs, await this.checkedUpTo(unsettled, false, ties));
+			if (watch.floorMs < unsettled.toMs) return;
 		}
 
 		// A new pass once a pass period has passed: every stretch of the unsettled window if the

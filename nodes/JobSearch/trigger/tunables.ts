@@ -144,6 +144,12 @@ export const YOUNG_CHECK_LONGEST_STEP_MS = 30 * MINUTE_MS;
 export const COUNT_MAX_KNOWN = 900;
 
 /**
+ * Requests a poll keeps from the final looks for the count that settles, once it is due: one count
+ * and one halving step, so the settled floor moves on by a part a poll however scarce requests are.
+ */
+export const SETTLE_RESERVED_REQUESTS = 2;
+
+/**
  * What was finally looked at is counted (one row) and settled once it spans this long, even on an
  * index that shows no two jobs in one millisecond: a rare late tie is then found within about two
  * hours, and an alert with nothing new costs a row an hour.
