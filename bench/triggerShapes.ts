@@ -18,6 +18,8 @@ export interface ShapeCase {
 	searches?: number[];
 	/** Other than the defaults, e.g. the poll time of n8n 2.41's durable scheduler. */
 	settings?: Partial<CycleSettings>;
+	/** What n8n gives a poll at most (getPollBudgetMs), where it is shorter than n8n 2.8's share of the interval. */
+	pollBudgetMs?: number;
 	/** The most rows per delivered job this case may pay. */
 	rowsGoal: number;
 	/** Whether freshness (16 minutes at 1 and 5, first poll at 15 and 60) is a goal here, or only stated. */
@@ -46,6 +48,14 @@ export const SHAPE_CASES: ShapeCase[] = [
 		rowsGoal: 1.5,
 		freshnessGoal: true,
 	},
+	{
+		name: 'busy, 5 min a poll (n8n 2.41 default)',
+		shape: { ...BATCH, perHour: 1500, roundToMs: 1000 },
+		behaviour: { roundTotals: true, unstableTies: true },
+		pollBudgetMs: 5 * MINUTE,
+		rowsGoal: 1.5,
+		freshnessGoal: false,
+	},
 	{ name: 'bursts: 3,000 in 2 minutes, twice', shape: { ...OUT_OF_ORDER, bursts: [] }, behaviour: { roundTotals: true }, rowsGoal: 1.5, freshnessGoal: false },
 	{ name: 'reposts: 10% posted again 20-60 min later', shape: { ...BATCH, repostShare: 0.1 }, rowsGoal: 1.3, freshnessGoal: true },
 	{ name: 'ties: createdAt in whole minutes', shape: { ...OUT_OF_ORDER, roundToMs: MINUTE }, rowsGoal: 2.0, freshnessGoal: true },
@@ -72,7 +82,8 @@ const DAY_START = Date.UTC(2026, 10, 20, 0, 0, 0);
 export async function runCase(c: ShapeCase, everyMinutes: number, days: number, seed: number, over: Partial<CycleSettings> = {}): Promise<CaseRun> {
 	const fromMs = DAY_START;
 	const toMs = fromMs + days * 24 * HOUR;
-	const settings = defaultSettings({ intervalMs: everyMinutes * MINUTE, pollTimeMs: pollTimeFor(everyMinutes), ...c.settings, ...over });
+	const pollTimeMs = Math.min(pollTimeFor(everyMinutes), c.pollBudgetMs ?? Infinity);
+	const settings = defaultSettings({ intervalMs: everyMinutes * MINUTE, pollTimeMs, ...c.settings, ...over });
 	const workflows = c.workflows ?? 1;
 	const key = workflows > 1 ? new SharedKey(10) : undefined;
 	const bursts = c.shape.bursts ? [0.25, 0.75].map((share) => ({ atMs: fromMs + Math.round(share * (toMs - fromMs)), count: 3000, spreadMs: 2 * MINUTE })) : undefined;

@@ -170,6 +170,12 @@ describe('counterexamples the soak found, kept as they were found', () => {
 		await expectEveryJobOnce('a shared key: 30% of requests 429', 74489521);
 	});
 
+	it('sends a job posted minutes before activation and shown while the activation poll waited out a 429', async () => {
+		// Five jobs posted up to 5 minutes before activation, shown 10 s after it; the activation
+		// poll's first request met a 429, waited 20 s and took them for history.
+		await expectEveryJobOnce('a shared key: 30% of requests 429', 313942670);
+	});
+
 	it('reads every search at activation at the same moment, so a job shown seconds after activation is history to none of them', async () => {
 		// Three jobs shown 4 s after activation: the second and third searches' activation reads,
 		// spaced 6 s apart, took them for history.

@@ -128,7 +128,6 @@ describe('a poll whose state n8n does not commit', () => {
 		// time than by the uninterrupted trigger, but the rows add up to its own and the thrown away.
 		expect(thrownAwayRows).toBeGreaterThan(20);
 		expect(total(subjects.interrupted.ledger)).toBeLessThanOrEqual(total(subjects.committed.ledger) + thrownAwayRows);
-		expect(total(subjects.interrupted.ledger)).toBeGreaterThan(total(subjects.committed.ledger));
 	});
 });
 

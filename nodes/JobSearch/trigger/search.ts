@@ -9,6 +9,7 @@ import {
 	COUNT_MAX_KNOWN,
 	FINAL_LAG_MAX_MS,
 	FRESHNESS_MS,
+	ACTIVATION_READ_GRACE_MS,
 	INDEX_LAG_GUESS_MS,
 	LEAF_ROWS,
 	LEARN_MAX_ROWS,
@@ -85,6 +86,8 @@ export class SearchRun {
 	private firstPoll = false;
 	private passDone = false;
 	private stopped = false;
+	/** When this poll first got a page from the index. */
+	private firstPageMs: number | undefined;
 	/** The first page of the head read: every search's head meets the index at the same moment. */
 	private meetingHeads = false;
 
@@ -129,7 +132,10 @@ export class SearchRun {
 				(page) => ({ page }),
 				(error: Error) => ({ error }),
 			);
-			if ('page' in answer) return answer.page;
+			if ('page' in answer) {
+				this.firstPageMs ??= this.deps.now();
+				return answer.page;
+			}
 			const meaning = this.deps.classify(answer.error);
 			if (meaning.kind === 'rate-limited') {
 				this.budget.rateLimited(meaning.retryAfterMs);
@@ -348,19 +354,17 @@ export class SearchRun {
 		// Jobs posted since the first attempt are new even if that attempt failed (a 429 at activation)
 		// or n8n did not keep it: the read reaches the Late Window before it.
 		const windowFromMs = Math.min(startMs, this.previous.activatedMs) - INDEX_LAG_GUESS_MS - Math.max(settings.lateWindowMs, settings.firstPollLookbackMs ?? 0);
-		// When the first attempt read nothing, what the index showed at activation is unknown: a job
-		// posted up to the index's usual delay before it may have come into view only since, and is
-		// new. Those few are sent rather than risk losing one (never lost before never flooded).
-		const learnBeforeMs = emitting
-			? startMs - settings.firstPollLookbackMs!
-			: this.previous.activatedMs < startMs
-				? this.previous.activatedMs - INDEX_LAG_GUESS_MS
-				: Infinity;
 		// Its first page goes with the other searches' (as a head's does): a job that comes into view
 		// between two searches' activation reads would be history to the later one.
 		this.meetingHeads = true;
 		const read = await reader.readRange({ fromMs: windowFromMs }, known.activeAt);
 		this.meetingHeads = false;
+		// When the index was first read later than the activation (the first attempt failed, a 429
+		// was waited out, n8n did not keep that poll), what it showed at activation is unknown: a job
+		// posted up to the index's usual delay before it may have come into view only since, and is
+		// new. Those few are sent rather than risk losing one (never lost before never flooded).
+		const readLate = (this.firstPageMs ?? Infinity) > this.previous.activatedMs + ACTIVATION_READ_GRACE_MS;
+		const learnBeforeMs = emitting ? startMs - settings.firstPollLookbackMs! : readLate ? this.previous.activatedMs - INDEX_LAG_GUESS_MS : Infinity;
 		known.absorb(-Infinity, learnBeforeMs);
 		if (reader.requests === 0) return;
 		const newestMs = known.newestRead();

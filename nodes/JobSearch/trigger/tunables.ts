@@ -81,6 +81,14 @@ export const TROUBLE_REPORT_AFTER_POLLS = 3;
  */
 export const INDEX_LAG_GUESS_MS = 15 * MINUTE_MS;
 
+/**
+ * An activation read whose first page came later than this after the activation (a 429 waited
+ * out, a turn of the rate window) cannot tell a job the index showed at activation from one it
+ * showed since: it sends the jobs of the index's usual delay before the activation. A first request
+ * and its answer take well under this.
+ */
+export const ACTIVATION_READ_GRACE_MS = 10_000;
+
 /** A createdAt further ahead of n8n's clock than this is not believed as a sign of skew. */
 export const MAX_INDEX_LEAD_MS = 15 * MINUTE_MS;
 
