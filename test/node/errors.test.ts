@@ -89,6 +89,17 @@ describe('errors the service answers', () => {
 		}
 	});
 
+	it('takes a 300 (Multiple Choices) for a redirect too, the first of the 3xx', async () => {
+		const host = await startScriptedHost((req, res) => answer(res, 300, '', { Location: `/choices${req.url}` }));
+		try {
+			const { error } = await runJobSearch(search({ options: { maxRetries: 3 } }), { credentials: { apiKey: 'gm_multipleChoices', baseUrl: host.url } });
+			expect(error?.message).toBe('The Base URL redirects (HTTP 300) to /choices/v1/search_jobs [item 0]');
+			expect(host.requests()).toHaveLength(1);
+		} finally {
+			await host.close();
+		}
+	});
+
 	it('points at the Base URL on 405 and does not retry it', async () => {
 		const host = await startScriptedHost((_req, res) =>
 			answer(res, 405, { error: 'Method not allowed', error_code: 'method_not_allowed' }, { Allow: 'POST' }),

@@ -15,6 +15,10 @@ describe('how long a 429 asks to wait', () => {
 		expect(retryAfterMs({ 'retry-after': '1' }, { retryAfterMs: 180 })).toBe(180);
 	});
 
+	it('takes a retryAfterMs of 0 in the body as it is: the window is free now, whatever the rounded header says', () => {
+		expect(retryAfterMs({ 'retry-after': '1' }, { retryAfterMs: 0 })).toBe(0);
+	});
+
 	it('reads Retry-After as seconds or as an HTTP date', () => {
 		expect(retryAfterMs({ 'Retry-After': '2' }, {})).toBe(2000);
 		const now = Date.parse('2026-11-20T10:00:00Z');

@@ -28,12 +28,17 @@ interface Sent {
 }
 
 /** A proxy that answers every request ANSWER_TAKES_MS late and notes when (on the faked clock) each came, and whether its answer got through. */
-async function startSlowLink(target: string) {
+async function startSlowLink(target: string, options: { answer500From?: number } = {}) {
 	const upstream = new URL(target);
 	const sent: Sent[] = [];
 	const server = createServer((req, res) => {
 		const entry: Sent = { atMs: Date.now(), answered: false };
 		if (req.url?.startsWith('/v1/')) sent.push(entry);
+		if (options.answer500From !== undefined && sent.length >= options.answer500From) {
+			res.writeHead(500, { 'Content-Type': 'application/json' });
+			res.end(JSON.stringify({ error: 'Internal error', error_code: 'internal_error' }), () => (entry.answered = true));
+			return;
+		}
 		const out = request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
 			const chunks: Buffer[] = [];
 			answer.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -75,6 +80,26 @@ describe('the last request of a poll', () => {
 			expect(link.sent.map((s) => s.answered)).toEqual(link.sent.map(() => true));
 			expect(poller.logs.filter((line) => line.level !== 'info')).toEqual([]);
 			expect(poller.logs[0].message).toMatch(new RegExp(`in ${link.sent.length} requests`));
+		} finally {
+			await link.close();
+		}
+	});
+
+	it('that meets a 500 is not retried after a wait that would end past the moment no request may start', async () => {
+		jest.setSystemTime(DAY_START);
+		server = await startServer({ clock: { now: () => Date.now() }, jobs: 40, seed: 7, live: { postingsPerHour: 3_000, minLagMs: MINUTE, maxLagMs: 2 * MINUTE } });
+		const account = await server.admin.createAccount({ plan: 'pro', poolMicrocents: 10 ** 13 });
+		const link = await startSlowLink(server.url, { answer500From: 5 });
+		try {
+			jest.setSystemTime(DAY_START + 60 * MINUTE);
+			const budgetMs = 30_001;
+			const poller = createDurablePoller({ credentials: { apiKey: account.key, baseUrl: link.url }, pollBudgetMs: budgetMs });
+			const startMs = Date.now();
+			const outcome = await poller.poll({ commit: true });
+			expect(outcome.error).toBeUndefined();
+			expect(link.sent).toHaveLength(5);
+			// The backoff after the 500 would end past the poll's last moment for a request: no wait.
+			expect(Date.now()).toBeLessThanOrEqual(startMs + budgetMs * POLL_TIME_SHARE);
 		} finally {
 			await link.close();
 		}

@@ -17,6 +17,7 @@ import {
 	MAX_INDEX_LEAD_MS,
 	MAX_SEEN_UIDS,
 	SETTLE_RESERVED_REQUESTS,
+	SETTLE_URGENT_SHARE,
 	MIN_PASS_EVERY_MS,
 	OFFSET_MAX_AGE_MS,
 	OFFSET_SAMPLES,
@@ -170,12 +171,16 @@ export class SearchRun {
 
 	/**
 	 * Requests the final looks leave for the count that settles what already had its final look,
-	 * once that is due: without them a poll short of requests (a busy search, n8n 2.41's 5-minute
-	 * polls) spends all on final looks, never settles, and the uid cap forgets unsettled jobs.
+	 * once unsettled uids fill half the uid cap: without them a poll short of requests (a busy
+	 * search in n8n 2.41's 5-minute polls) spends all on final looks, never settles, and the cap
+	 * forgets unsettled jobs. Sooner, they would cost rows: where the final looks fall behind, their
+	 * whole reads settle by themselves.
 	 */
 	private settleReserve(ties: boolean): number {
 		const watch = this.watch!;
 		if (ties || watch.finalMs - watch.floorMs < COUNT_AT_LEAST_EVERY_MS) return 0;
+		const unsettled = [...this.known.seen.values()].filter((ms) => ms > watch.floorMs).length;
+		if (unsettled < (this.settings.maxSeenUids ?? MAX_SEEN_UIDS) * SETTLE_URGENT_SHARE) return 0;
 		return Math.min(SETTLE_RESERVED_REQUESTS, this.countParts({ fromMs: watch.floorMs + 1, toMs: watch.finalMs }).length);
 	}
 

@@ -152,10 +152,17 @@ export const YOUNG_CHECK_LONGEST_STEP_MS = 30 * MINUTE_MS;
 export const COUNT_MAX_KNOWN = 900;
 
 /**
- * Requests a poll keeps from the final looks for the count that settles, once it is due: one count
- * and one halving step, so the settled floor moves on by a part a poll however scarce requests are.
+ * Requests a poll keeps from the final looks for the count that settles, once unsettled uids fill
+ * SETTLE_URGENT_SHARE of the uid cap: one count and one halving step, so the floor moves on by a
+ * part a poll however scarce requests are.
  */
 export const SETTLE_RESERVED_REQUESTS = 2;
+
+/**
+ * The settling count usually finds requests left after the final looks, or their whole reads
+ * settle by themselves; requests kept for it sooner than half the cap would cost those reads rows.
+ */
+export const SETTLE_URGENT_SHARE = 0.5;
 
 /**
  * What was finally looked at is counted (one row) and settled once it spans this long, even on an
