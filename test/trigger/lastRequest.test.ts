@@ -57,51 +57,46 @@ async function startSlowLink(target: string, options: { answer500From?: number }
 }
 
 let server: RunningServer | undefined;
-afterEach(async () => await server?.close());
+let link: Awaited<ReturnType<typeof startSlowLink>> | undefined;
+afterEach(async () => {
+	await link?.close();
+	await server?.close();
+	link = undefined;
+});
+
+/** A budget whose request share ends 0.8 ms after the fifth turn of the rate window (6 s apart). */
+const BUDGET_MS = 30_001;
+
+/** One poll of a busy search an hour in, through the slow link, on that budget. */
+async function pollThroughSlowLink(options: { answer500From?: number } = {}) {
+	jest.setSystemTime(DAY_START);
+	server = await startServer({ clock: { now: () => Date.now() }, jobs: 40, seed: 7, live: { postingsPerHour: 3_000, minLagMs: MINUTE, maxLagMs: 2 * MINUTE } });
+	const account = await server.admin.createAccount({ plan: 'pro', poolMicrocents: 10 ** 13 });
+	link = await startSlowLink(server.url, options);
+	jest.setSystemTime(DAY_START + 60 * MINUTE);
+	const poller = createDurablePoller({ credentials: { apiKey: account.key, baseUrl: link.url }, pollBudgetMs: BUDGET_MS });
+	const startMs = Date.now();
+	const outcome = await poller.poll({ commit: true });
+	return { poller, outcome, sent: link.sent, lastRequestByMs: startMs + BUDGET_MS * POLL_TIME_SHARE };
+}
 
 describe('the last request of a poll', () => {
 	it('started just before the poll stops starting requests, is answered in the rest of the poll\'s time, not cut off', async () => {
-		jest.setSystemTime(DAY_START);
-		server = await startServer({ clock: { now: () => Date.now() }, jobs: 40, seed: 7, live: { postingsPerHour: 3_000, minLagMs: MINUTE, maxLagMs: 2 * MINUTE } });
-		const account = await server.admin.createAccount({ plan: 'pro', poolMicrocents: 10 ** 13 });
-		const link = await startSlowLink(server.url);
-		try {
-			jest.setSystemTime(DAY_START + 60 * MINUTE);
-			// A budget whose request share ends 0.8 ms after the fifth turn of the rate window (6 s apart).
-			const budgetMs = 30_001;
-			const poller = createDurablePoller({ credentials: { apiKey: account.key, baseUrl: link.url }, pollBudgetMs: budgetMs });
-			const startMs = Date.now();
-			const outcome = await poller.poll({ commit: true });
-			// The poll stops starting requests at a share of its time; its last one starts under a
-			// millisecond before that moment (the rate window's turns fall there).
-			const lastStartMs = link.sent[link.sent.length - 1].atMs;
-			expect(startMs + budgetMs * POLL_TIME_SHARE - lastStartMs).toBeLessThan(1);
-			expect(outcome.error).toBeUndefined();
-			expect(link.sent.map((s) => s.answered)).toEqual(link.sent.map(() => true));
-			expect(poller.logs.filter((line) => line.level !== 'info')).toEqual([]);
-			expect(poller.logs[0].message).toMatch(new RegExp(`in ${link.sent.length} requests`));
-		} finally {
-			await link.close();
-		}
+		const { poller, outcome, sent, lastRequestByMs } = await pollThroughSlowLink();
+		// The poll stops starting requests at a share of its time; its last one starts under a
+		// millisecond before that moment (the rate window's turns fall there).
+		expect(lastRequestByMs - sent[sent.length - 1].atMs).toBeLessThan(1);
+		expect(outcome.error).toBeUndefined();
+		expect(sent.map((s) => s.answered)).toEqual(sent.map(() => true));
+		expect(poller.logs.filter((line) => line.level !== 'info')).toEqual([]);
+		expect(poller.logs[0].message).toMatch(new RegExp(`in ${sent.length} requests`));
 	});
 
 	it('that meets a 500 is not retried after a wait that would end past the moment no request may start', async () => {
-		jest.setSystemTime(DAY_START);
-		server = await startServer({ clock: { now: () => Date.now() }, jobs: 40, seed: 7, live: { postingsPerHour: 3_000, minLagMs: MINUTE, maxLagMs: 2 * MINUTE } });
-		const account = await server.admin.createAccount({ plan: 'pro', poolMicrocents: 10 ** 13 });
-		const link = await startSlowLink(server.url, { answer500From: 5 });
-		try {
-			jest.setSystemTime(DAY_START + 60 * MINUTE);
-			const budgetMs = 30_001;
-			const poller = createDurablePoller({ credentials: { apiKey: account.key, baseUrl: link.url }, pollBudgetMs: budgetMs });
-			const startMs = Date.now();
-			const outcome = await poller.poll({ commit: true });
-			expect(outcome.error).toBeUndefined();
-			expect(link.sent).toHaveLength(5);
-			// The backoff after the 500 would end past the poll's last moment for a request: no wait.
-			expect(Date.now()).toBeLessThanOrEqual(startMs + budgetMs * POLL_TIME_SHARE);
-		} finally {
-			await link.close();
-		}
+		const { outcome, sent, lastRequestByMs } = await pollThroughSlowLink({ answer500From: 5 });
+		expect(outcome.error).toBeUndefined();
+		expect(sent).toHaveLength(5);
+		// The backoff after the 500 would end past the poll's last moment for a request: no wait.
+		expect(Date.now()).toBeLessThanOrEqual(lastRequestByMs);
 	});
 });
