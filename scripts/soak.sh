@@ -4,4 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PROPERTY_SOAK="${FACTOR:-50}"
-npx jest test/trigger/properties.test.ts test/filters/property.test.ts test/filters/bounds.test.ts test/server/jobs.test.ts "$@"
+# A property runs FACTOR times as many cases as in CI, so it may take FACTOR times CI's 30 s.
+npx jest --testTimeout="$((30000 * PROPERTY_SOAK))" test/trigger/properties.test.ts test/filters/property.test.ts test/filters/bounds.test.ts test/server/jobs.test.ts "$@"
