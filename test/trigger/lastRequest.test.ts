@@ -1,12 +1,7 @@
 // The trigger spaces its requests with n8n-workflow's sleep: here a wait moves the faked clock
 // instead of passing in real time, so a poll's requests land at known moments of its time.
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleep: async (ms: number) => {
-		jest.setSystemTime(Date.now() + ms);
-		await new Promise((resolve) => setImmediate(resolve));
-	},
-}));
+import { recordingSleep, waitsMoveDate } from '../support/sleeps';
+jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: recordingSleep }));
 
 import { createServer, request } from 'http';
 
@@ -16,7 +11,10 @@ import { createDurablePoller } from '../harness/durablePoll';
 import { listenOnLoopback } from '../support/hosts';
 import { DAY_START, FAKE_DATE_ONLY, MINUTE } from './scriptedDay';
 
-beforeAll(() => jest.useFakeTimers(FAKE_DATE_ONLY));
+beforeAll(() => {
+	jest.useFakeTimers(FAKE_DATE_ONLY);
+	waitsMoveDate();
+});
 afterAll(() => jest.useRealTimers());
 
 /** Real milliseconds each answer takes: far longer than nothing, far shorter than any poll's time. */

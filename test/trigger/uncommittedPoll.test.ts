@@ -1,12 +1,7 @@
 // The trigger spaces its requests and waits 429s out with n8n-workflow's sleep: here a wait moves
 // the faked clock instead of passing in real time.
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleep: async (ms: number) => {
-		jest.setSystemTime(Date.now() + ms);
-		await new Promise((resolve) => setImmediate(resolve));
-	},
-}));
+import { recordingSleep, waitsMoveDate } from '../support/sleeps';
+jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: recordingSleep }));
 
 import type { INodeParameters } from 'n8n-workflow';
 
@@ -21,7 +16,10 @@ import { DAY_START, FAKE_DATE_ONLY, HOUR, MINUTE, ROW_PRICE_MICROCENTS } from '.
 // Here each poll runs inside real n8n-core's PollContext against the reference server, on a copy
 // of the committed state; some polls' copies (and items) are thrown away.
 
-beforeAll(() => jest.useFakeTimers(FAKE_DATE_ONLY));
+beforeAll(() => {
+	jest.useFakeTimers(FAKE_DATE_ONLY);
+	waitsMoveDate();
+});
 afterAll(() => jest.useRealTimers());
 
 const LIVE = { postingsPerHour: 60, minLagMs: MINUTE, maxLagMs: 15 * MINUTE };
