@@ -1,4 +1,4 @@
-import { LEARN_MAX_ROWS, MAX_SEEN_UIDS, TROUBLE_REPORT_AFTER_MS, YOUNG_CHECK_AGE_MS } from '../../nodes/JobSearch/trigger/tunables';
+import { FRESHNESS_ROWS_MAX, FRESHNESS_ROWS_PER_JOB, FRESHNESS_ROWS_START, LEARN_MAX_ROWS, MAX_SEEN_UIDS, TROUBLE_REPORT_AFTER_MS, YOUNG_CHECK_AGE_MS } from '../../nodes/JobSearch/trigger/tunables';
 import { T0, busiestMinute, drive, uidsOf } from './drive';
 import { HOUR, MINUTE, SharedKey, generateIndex, type IndexedJob } from './indexModel';
 
@@ -228,6 +228,24 @@ describe('jobs posted again and jobs in one millisecond', () => {
 		expect(d.sent).toContain('4');
 	});
 
+	it('charges the rows saved for sooner late jobs with what a count pays beyond the jobs it finds', async () => {
+		const at = T0 + 5 * MINUTE;
+		const jobs = [job(1, at, T0 + 6 * MINUTE), job(2, at, T0 + 6 * MINUTE), job(3, T0 + 20 * MINUTE, T0 + 21 * MINUTE)];
+		const d = drive(jobs);
+		await d.poll();
+		await d.pollUntil(T0 + 25 * MINUTE);
+		jobs.push(job(4, at, T0 + 26 * MINUTE));
+		for (let t = T0 + 27 * MINUTE; !d.sent.includes('4'); t += MINUTE) {
+			const spareBefore = d.watch!.spareRows;
+			const rowsBefore = d.index.rows();
+			await d.poll(t);
+			if (!d.sent.includes('4')) continue;
+			// The count and the read that found job 4 (its own row not charged); one new job saves a little.
+			expect(d.index.rows() - rowsBefore).toBeGreaterThan(1);
+			expect(d.watch!.spareRows - spareBefore).toBeCloseTo(-(d.index.rows() - rowsBefore - 1) + FRESHNESS_ROWS_PER_JOB);
+		}
+	});
+
 	it('finds a late tie although a job beside it was removed, once the index makes ties, by reading the part whole', async () => {
 		const at = T0 + 5 * MINUTE;
 		const jobs = [job(1, at, T0 + 6 * MINUTE), job(2, at, T0 + 6 * MINUTE), job(3, T0 + 7 * MINUTE, T0 + 8 * MINUTE)];
@@ -238,6 +256,65 @@ describe('jobs posted again and jobs in one millisecond', () => {
 		jobs.push(job(4, at, T0 + 30 * MINUTE));
 		await d.pollUntil(T0 + 3 * HOUR, 20);
 		expect(d.sent).toContain('4');
+	});
+
+	it('keeps reading final looks whole where the index gives createdAt in whole seconds, so a late tie beside a removed job is found after the first ties are settled', async () => {
+		// Ties early on; hours later, when they are long settled, a job is removed and another shows
+		// late in the very second of a known one: the count of that part comes out as before.
+		const jobs = [job(1, T0 + 5 * MINUTE, T0 + 6 * MINUTE), job(2, T0 + 5 * MINUTE, T0 + 6 * MINUTE)];
+		for (let t = 9; t <= 300; t += 3) jobs.push(job(100 + t, T0 + t * MINUTE, T0 + (t + 1) * MINUTE));
+		const removed = jobs.find((j) => j.createdMs === T0 + 171 * MINUTE)!;
+		removed.goneMs = T0 + 185 * MINUTE;
+		jobs.push(job(9, T0 + 168 * MINUTE, T0 + 186 * MINUTE));
+		const d = drive(jobs);
+		await d.poll();
+		await d.pollUntil(T0 + 6 * HOUR);
+		expect(d.sent).toContain('9');
+	});
+
+	it('reads whole only the final looks of a window that holds two jobs in one millisecond: once a bulk import is settled, the jobs after it cost a row each', async () => {
+		// createdAt to the millisecond: jobs share one only in the import, by chance.
+		const jobs = Array.from({ length: 400 }, (_, i) => job(1000 + i, T0 + 10 * MINUTE + Math.floor((i * 7919) % 60_000), T0 + 12 * MINUTE));
+		jobs.push(job(1400, T0 + 10 * MINUTE + 17, T0 + 12 * MINUTE), job(1401, T0 + 10 * MINUTE + 17, T0 + 12 * MINUTE));
+		for (let t = 15; t <= 8 * 60; t += 3) jobs.push(job(5000 + t, T0 + t * MINUTE + 123, T0 + (t + 1) * MINUTE));
+		const d = drive(jobs);
+		await d.poll();
+		await d.pollUntil(T0 + 4 * HOUR);
+		const rowsBefore = d.index.rows();
+		await d.pollUntil(T0 + 8 * HOUR);
+		const later = jobs.filter((j) => j.visibleMs > T0 + 4 * HOUR && j.visibleMs <= T0 + 8 * HOUR).length;
+		expect(d.index.rows() - rowsBefore).toBeLessThanOrEqual(later + 8);
+		expect(d.sent.sort()).toEqual(jobs.filter((j) => j.visibleMs <= T0 + 8 * HOUR).map((j) => j.uid).sort());
+	});
+
+	it('keeps reading final looks whole for a Late Window after the last two jobs in one millisecond are settled, so a late tie in the rest of a bulk import is found beside a removed job', async () => {
+		// A 30-minute import, to the millisecond, whose only tie is at its start: the part with the tie
+		// is settled first, and the rest of the import still gets whole-read final looks.
+		const start = T0 + 10 * MINUTE;
+		const jobs = [job(1, start, start + MINUTE), job(2, start, start + MINUTE)];
+		for (let i = 1; i < 60; i++) jobs.push(job(1000 + i, start + i * 30_000 + 7, start + i * 30_000 + MINUTE));
+		for (let t = 45; t <= 300; t += 3) jobs.push(job(5000 + t, T0 + t * MINUTE + 11, T0 + (t + 1) * MINUTE));
+		const beside = jobs.find((j) => j.uid === '1050')!;
+		beside.goneMs = start + 40 * MINUTE;
+		jobs.push(job(9, jobs.find((j) => j.uid === '1051')!.createdMs, start + 40 * MINUTE));
+		const d = drive(jobs);
+		await d.poll();
+		await d.pollUntil(T0 + 5 * HOUR);
+		expect(d.sent).toContain('9');
+	});
+
+	it('saves a twentieth of a row for each new job for the counts that only make late jobs come sooner, up to a cap', async () => {
+		const jobs = [job(1, T0 - 5 * MINUTE, T0 - MINUTE)];
+		const d = drive(jobs);
+		await d.poll();
+		expect(d.watch!.spareRows).toBe(FRESHNESS_ROWS_START);
+		for (let i = 0; i < 100; i++) jobs.push(job(100 + i, T0 + i * 100, T0 + MINUTE));
+		await d.poll(T0 + 2 * MINUTE);
+		expect(d.watch!.spareRows).toBeCloseTo(FRESHNESS_ROWS_START + 100 * FRESHNESS_ROWS_PER_JOB);
+		for (let i = 0; i < 4000; i++) jobs.push(job(1000 + i, T0 + 3 * MINUTE + i * 10, T0 + 4 * MINUTE));
+		await d.pollUntil(T0 + 6 * MINUTE);
+		expect(d.sent).toHaveLength(4100);
+		expect(d.watch!.spareRows).toBe(FRESHNESS_ROWS_MAX);
 	});
 
 	it('sends both of two jobs posted in the same millisecond when each poll may read one row', async () => {

@@ -123,6 +123,9 @@ describe('when polls fail in the middle of the day', () => {
 			script: burstEvery(HOUR),
 			matches: isVerifiedClient,
 			live: RANDOM_LAGS,
+			// The bursts share one millisecond: a job shown late beside them may wait for its final
+			// look, a whole read within the Late Window (60 minutes) and 10 more, and a poll.
+			settleMs: 85 * MINUTE,
 			beforePoll: async (h, index) => {
 				// Three faults outlast the transport's two retries in a poll.
 				if (index === 3 || index === 4) h.server.admin.injectFault({ kind: '500', times: 3, tool: 'search_jobs' });

@@ -1,6 +1,9 @@
 import type { Reader, ReadJob } from '../paging/reader';
 import type { Range, Watch } from './state';
 
+/** Known createdAt values that must all be whole seconds before the index is taken to round them: by chance, 1 in 1000^20. */
+const COARSE_SAMPLES = 20;
+
 /**
  * What one poll knows of the index: the jobs read before it (`seen`, `gone`) plus what its reader
  * has read so far. New uids become seen, and are sent, as they are absorbed.
@@ -83,6 +86,16 @@ export class Known {
 			if (createdMs >= range.fromMs && createdMs <= range.toMs && !this.gone.has(uid)) out.push({ uid, createdMs });
 		}
 		return out;
+	}
+
+	/**
+	 * Whether the index gives createdAt in whole seconds (every one of at least COARSE_SAMPLES known
+	 * jobs): then jobs share a second often, and a late one may share a known job's.
+	 */
+	coarseTimes(): boolean {
+		if (this.seen.size < COARSE_SAMPLES) return false;
+		for (const ms of this.seen.values()) if (ms % 1000 !== 0) return false;
+		return true;
 	}
 
 	/** Whether two known jobs share a millisecond in this range. */

@@ -10,6 +10,9 @@ import {
 	COUNT_MAX_KNOWN,
 	FINAL_LAG_MAX_MS,
 	FRESHNESS_MS,
+	FRESHNESS_ROWS_MAX,
+	FRESHNESS_ROWS_PER_JOB,
+	FRESHNESS_ROWS_START,
 	INDEX_LAG_GUESS_MS,
 	LEAF_ROWS,
 	LEARN_MAX_ROWS,
@@ -167,6 +170,23 @@ export class SearchRun {
 			onAsked?.(stretch);
 		}
 		return true;
+	}
+
+	/**
+	 * A count that only makes late jobs come sooner (the final looks find them anyway): it runs while
+	 * the search has spare rows (FRESHNESS_ROWS_PER_JOB of each new job), and spends them on what it
+	 * pays beyond the rows of the jobs it finds. Returns true when skipped.
+	 */
+	private async forFreshness(check: () => Promise<boolean>): Promise<boolean> {
+		const watch = this.watch!;
+		if (watch.spareRows <= 0) return true;
+		const rowsBefore = this.reader.rows;
+		const knownBefore = this.known.seen.size;
+		try {
+			return await check();
+		} finally {
+			watch.spareRows -= this.reader.rows - rowsBefore - (this.known.seen.size - knownBefore);
+		}
 	}
 
 	/**
@@ -390,6 +410,7 @@ export class SearchRun {
 			wholePasses: true,
 			checkedMs: Math.max(windowFromMs - 1, newestMs),
 			tiesSeenMs: known.tiesFound ? startMs : 0,
+			spareRows: FRESHNESS_ROWS_START,
 			offsets: withOffset([], this.now, newestMs),
 		};
 		this.headRead = true;
@@ -411,7 +432,12 @@ export class SearchRun {
 		const watch = this.watch!;
 		const startMs = this.startMs;
 		const headBeforeMs = this.headBeforeMs;
-		const ties = watch.tiesSeenMs > startMs - DAY_MS;
+		// Late ties are to be feared where the index makes ties: where its createdAt values are whole
+		// seconds (any known job's second may get another), or where the unsettled window, or the Late
+		// Window before it, holds two jobs in one millisecond (a bulk import, up to its last job).
+		// Elsewhere a job shares a known millisecond by chance only, and the settling count finds it.
+		const tiesFromMs = watch.floorMs + 1 - settings.lateWindowMs;
+		const ties = watch.tiesSeenMs > startMs - DAY_MS && (known.coarseTimes() || known.hasTies({ fromMs: tiesFromMs, toMs: headBeforeMs }));
 		const indexMs = indexNowMs(watch.offsets, startMs);
 		const everyMs = passEveryMs(settings.intervalMs);
 
@@ -498,7 +524,7 @@ export class SearchRun {
 			// Done or not, the part had its count: the final look finds what this one did not, and a
 			// count that ran out of requests is not paid for again on every poll.
 			watch.checkedMs = checkTo;
-			if (!(await this.check({ fromMs: checkFrom, toMs: checkTo }, true, ties))) return;
+			if (!(await this.forFreshness(async () => await this.check({ fromMs: checkFrom, toMs: checkTo }, true, ties)))) return;
 		}
 
 		// A pass held back far past its period (429s, a small budget) gives way to the final looks above.
@@ -522,8 +548,11 @@ export class SearchRun {
 				if (pass.fromMs <= watch.finalMs + 1) watch.finalMs = Math.max(watch.finalMs, Math.min(pass.finalUpToMs, pass.toMs));
 				delete watch.pass;
 				this.passDone = true;
+				// Late ties are in no stretch: where the index makes them, a count of the young window
+				// finds them within a period, as far as the rows saved for it go (the final look, a whole
+				// read there, finds them anyway).
 				const young = { fromMs: Math.max(pass.fromMs, watch.finalMs + 1), toMs: pass.toMs };
-				if (ties) await this.check(young, false, ties);
+				if (ties) await this.forFreshness(async () => await this.check(young, false, ties));
 			}
 		}
 	}
@@ -559,7 +588,8 @@ export class SearchRun {
 				.filter((p) => p.toMs > floorMs)
 				.map((p) => ({ ...p, fromMs: Math.max(p.fromMs, floorMs + 1) }));
 			const pass = watch.pass && { ...watch.pass, fromMs: Math.max(watch.pass.fromMs, finalMs + 1) };
-			watch = { ...watch, seen: pruned.seen, gone: pruned.gone, floorMs, finalMs, pending, ...(pass ? { pass } : {}) };
+			const spareRows = Math.min(FRESHNESS_ROWS_MAX, watch.spareRows + FRESHNESS_ROWS_PER_JOB * known.fresh.length);
+			watch = { ...watch, seen: pruned.seen, gone: pruned.gone, floorMs, finalMs, pending, spareRows, ...(pass ? { pass } : {}) };
 			if (!pass) delete watch.pass;
 		}
 		return {

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { TimeRange } from '../paging/reader';
 import type { RequestLedger } from './requests';
+import { FRESHNESS_ROWS_START } from './tunables';
 
 export type Range = Required<TimeRange>;
 
@@ -52,6 +53,8 @@ export interface Watch {
 	checkedMs: number;
 	/** When the index last showed two jobs in one millisecond (0: never): counts are then needed to find late ties. */
 	tiesSeenMs: number;
+	/** Rows the counts that only make late jobs come sooner may still spend (FRESHNESS_ROWS_PER_JOB). */
+	spareRows: number;
 	/**
 	 * The largest (createdAt − host time) seen at a head read, lately: the index's clock is at
 	 * least the host's plus this, whatever the skew between them. Ages are measured from it.
@@ -113,6 +116,7 @@ interface StoredWatch {
 	wholePasses: boolean;
 	checked: string;
 	tiesSeen: number;
+	spareRows?: number;
 	offsets: { at: string; offsetMs: number }[];
 }
 
@@ -167,6 +171,7 @@ function readWatch(stored: StoredWatch): Watch {
 		wholePasses: stored.wholePasses === true,
 		checkedMs: time(stored.checked),
 		tiesSeenMs: finite(stored.tiesSeen, 0),
+		spareRows: stored.spareRows === undefined ? FRESHNESS_ROWS_START : finite(stored.spareRows),
 		offsets: (Array.isArray(stored.offsets) ? stored.offsets : []).map((o) => ({ atMs: time(o.at), offsetMs: finite(o.offsetMs) })),
 	};
 }
@@ -218,6 +223,7 @@ function storeWatch(watch: Watch): StoredWatch {
 		wholePasses: watch.wholePasses,
 		checked: iso(watch.checkedMs),
 		tiesSeen: watch.tiesSeenMs,
+		spareRows: watch.spareRows,
 		offsets: watch.offsets.map((o) => ({ at: iso(o.atMs), offsetMs: o.offsetMs })),
 	};
 	if (watch.gone.size > 0) stored.gone = [...watch.gone];

@@ -165,6 +165,16 @@ export const SETTLE_RESERVED_REQUESTS = 2;
 export const SETTLE_URGENT_SHARE = 0.5;
 
 /**
+ * Rows per new job that the counts which only make late jobs come sooner (the young window's, where
+ * requests are scarce or the index makes ties) may spend beyond the rows of the jobs they find:
+ * rows paid come before freshness, and the final looks find every job anyway. A new search starts
+ * with FRESHNESS_ROWS_START and saves up to FRESHNESS_ROWS_MAX.
+ */
+export const FRESHNESS_ROWS_PER_JOB = 0.05;
+export const FRESHNESS_ROWS_START = 20;
+export const FRESHNESS_ROWS_MAX = 200;
+
+/**
  * What was finally looked at is counted (one row) and settled once it spans this long, even on an
  * index that shows no two jobs in one millisecond: a rare late tie is then found within about two
  * hours, and an alert with nothing new costs a row an hour.
