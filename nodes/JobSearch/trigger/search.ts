@@ -344,24 +344,47 @@ export class SearchRun {
 		// The head: every job created after the newest one read so far. Its first page goes with the
 		// other searches' first pages, so a refresh of the index does not fall between them.
 		this.headBeforeMs = watch.headMs;
+		this.headRead = await this.readHead(rows, true);
+	}
+
+	/** Reads every job created after the newest one read; false if the poll stopped before the end. */
+	private async readHead(rows: number, meetingHeads: boolean): Promise<boolean> {
+		const { known, reader } = this;
+		const watch = this.watch!;
+		const fromMs = watch.headMs + 1;
 		const newestBefore = known.newestRead();
-		this.meetingHeads = true;
-		const head = await reader.within(rows - reader.rows, async () => await reader.readRange({ fromMs: this.headBeforeMs + 1 }, known.activeAt));
+		this.meetingHeads = meetingHeads;
+		const head = await reader.within(rows - reader.rows, async () => await reader.readRange({ fromMs }, known.activeAt));
 		this.meetingHeads = false;
 		known.absorb();
 		const newestMs = known.newestRead();
-		if (newestMs > newestBefore && newestMs > this.headBeforeMs) watch.offsets = withOffset(watch.offsets, this.now, newestMs);
+		if (newestMs > newestBefore && newestMs >= fromMs) watch.offsets = withOffset(watch.offsets, this.now, newestMs);
 		if (!head.complete) {
 			if (head.unread?.toMs !== undefined) {
-				watch.pending.push({ fromMs: this.headBeforeMs + 1, toMs: head.unread.toMs });
+				watch.pending.push({ fromMs, toMs: head.unread.toMs });
 				watch.headMs = Math.max(watch.headMs, newestMs);
 			}
 			this.stopped = true;
-			return;
+			return false;
 		}
 		watch.headMs = Math.max(watch.headMs, newestMs);
 		if (known.tiesFound) watch.tiesSeenMs = this.startMs;
-		this.headRead = true;
+		return true;
+	}
+
+	/** Whether this search read its Late Window in this poll (its activation). */
+	get learnedThisPoll(): boolean {
+		return this.firstPoll;
+	}
+
+	/**
+	 * The head once more, after another search's activation read in this poll: that search took as
+	 * history whatever the index showed by then, so a job that came into view since this head was
+	 * read is sent from here, not lost between the two.
+	 */
+	async readHeadAgain(rows: number): Promise<void> {
+		if (!this.watch || !this.headRead || this.watch.pending.length > 0 || this.reader.spent()) return;
+		await this.readHead(rows, false);
 	}
 
 	/**
