@@ -37,11 +37,11 @@ async function shapesSection(): Promise<{ lines: string[]; verdicts: string[]; w
 	const worstRows: Record<string, number> = {};
 	for (const c of SHAPE_CASES) {
 		for (const every of INTERVALS) {
-			const { figures, all, overlap, floorOf } = await runCase(c, every, DAYS, 7);
+			const { figures, all, overlap, limitsOf } = await runCase(c, every, DAYS, 7);
 			lines.push(row(c.name, 'Job Search Trigger', every, figures));
 			const jobs = generateIndex({ ...c.shape, seed: 7, fromMs: DAY_START, toMs: DAY_START + DAYS * 24 * HOUR });
 			lines.push(row(c.name, 'Schedule + 24h search + Remove Duplicates', every, baselineFigures(jobs, DAY_START, DAY_START + DAYS * 24 * HOUR, every, c.behaviour?.skewMs)));
-			const misses = all.flatMap((f) => verdict(c, every, f, overlap, floorOf(f)));
+			const misses = all.flatMap((f) => verdict(c, every, f, overlap, limitsOf(f)));
 			verdicts.push(`${c.name}, every ${every} min: ${misses.length ? `NOT met: ${[...new Set(misses)].join(', ')}` : 'met'}`);
 			worstRows[c.name] = Math.max(worstRows[c.name] ?? 0, figures.rowsPerJob);
 		}

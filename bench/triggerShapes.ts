@@ -75,8 +75,22 @@ export interface CaseRun {
 	overlap: number;
 	/** The worst of several workflows, when the case has several. */
 	all: SimFigures[];
-	/** The fewest rows per job a reader that loses nothing could pay in this case, given a run's figures (see rowsFloor). */
-	floorOf: (f: SimFigures) => number;
+	/** What no reader could do better in this case, given a run's figures. */
+	limitsOf: (f: SimFigures) => Limits;
+}
+
+/** The bounds a run's goals are held against: where a goal lies beyond them, the key's limit (an earlier goal) wins. */
+export interface Limits {
+	/** The fewest rows per job a reader that loses nothing could pay (see rowsFloor). */
+	rowsFloor: number;
+	/**
+	 * Requests a minute it takes to ask every stretch of the Late Window at least once in 16 minutes
+	 * (what a job shown late anywhere in it needs to arrive within 16 minutes without buying known
+	 * jobs again), the head reads included...
+	 */
+	freshRequestsPerMinute: number;
+	/** ...and what the key's limit and the poll's time allow. */
+	requestsPerMinute: number;
 }
 
 /**
@@ -133,13 +147,23 @@ export async function runCase(c: ShapeCase, everyMinutes: number, days: number, 
 	const finalBeforeMs = toMs - settings.lateWindowMs - everyMinutes * MINUTE;
 	const stretchesOf = (jobs: IndexedJob[]) => new Set(jobs.filter((j) => j.createdMs <= finalBeforeMs).map((j) => j.createdMs)).size;
 	const finalStretches = triggers.map((t) => (t.searches ? t.searches.reduce((sum, search) => sum + stretchesOf(search.jobs), 0) : stretchesOf(t.jobs)));
-	const floorOf = (f: SimFigures) =>
-		rowsFloor(f, finalStretches[Math.max(0, all.indexOf(f))], Math.min(perMinute * minutes, perPoll * f.polls), c.searches?.length ?? 1, overlap);
-	return { figures, all, overlap, floorOf };
+	const searchCount = c.searches?.length ?? 1;
+	const limitsOf = (f: SimFigures): Limits => {
+		const stretches = finalStretches[Math.max(0, all.indexOf(f))];
+		const allowed = Math.min(perMinute * minutes, perPoll * f.polls);
+		const stretchesInLateWindow = (stretches / Math.max(1, (finalBeforeMs - fromMs) / MINUTE)) * (settings.lateWindowMs / MINUTE);
+		return {
+			rowsFloor: rowsFloor(f, stretches, allowed, searchCount, overlap),
+			freshRequestsPerMinute: stretchesInLateWindow / Math.max(1, 16 - everyMinutes) + searchCount / everyMinutes,
+			requestsPerMinute: allowed / minutes,
+		};
+	};
+	return { figures, all, overlap, limitsOf };
 }
 
 /** The goals for one row (see the README's job alerts): what is met, and the words for what is not. */
-export function verdict(c: ShapeCase, everyMinutes: number, f: SimFigures, overlap = 1, floor = 0): string[] {
+export function verdict(c: ShapeCase, everyMinutes: number, f: SimFigures, overlap = 1, limits?: Limits): string[] {
+	const floor = limits?.rowsFloor ?? 0;
 	const misses: string[] = [];
 	if (f.duplicates.length > 0) misses.push(`${f.duplicates.length} twice`);
 	if (f.lost.length * 10_000 > Math.max(1, f.owed)) misses.push(`${f.lost.length} lost of ${f.owed}`);
@@ -152,7 +176,13 @@ export function verdict(c: ShapeCase, everyMinutes: number, f: SimFigures, overl
 		misses.push(`${f.rowsPerJob.toFixed(2)} rows per job (goal ${goal.toFixed(2)}${below})`);
 	}
 	if (c.freshnessGoal) {
-		if (everyMinutes <= 5 && f.worstDelayMinutes > 16) misses.push(`a job ${f.worstDelayMinutes} min late`);
+		if (everyMinutes <= 5 && f.worstDelayMinutes > 16) {
+			const beyond =
+				limits && limits.freshRequestsPerMinute > limits.requestsPerMinute
+					? ` (asking every stretch of the Late Window in 16 minutes takes ${limits.freshRequestsPerMinute.toFixed(1)} requests a minute; the key's limit allows ${limits.requestsPerMinute.toFixed(1)})`
+					: '';
+			misses.push(`a job ${f.worstDelayMinutes} min late${beyond}`);
+		}
 		if (everyMinutes >= 15 && f.firstPollShare < 0.95) misses.push(`${(100 * f.firstPollShare).toFixed(1)}% on the first poll`);
 	}
 	return misses;
@@ -166,8 +196,8 @@ if (require.main === module) {
 		for (const c of SHAPE_CASES.filter((s) => !only || s.name.includes(only))) {
 			for (const every of intervals) {
 				const started = Date.now();
-				const { figures: f, overlap, floorOf } = await runCase(c, every, days, Number(process.env.SEED ?? 7));
-				const misses = verdict(c, every, f, overlap, floorOf(f));
+				const { figures: f, overlap, limitsOf } = await runCase(c, every, days, Number(process.env.SEED ?? 7));
+				const misses = verdict(c, every, f, overlap, limitsOf(f));
 				console.log(
 					`${c.name.padEnd(52)} ${String(every).padStart(2)} min: rows/job ${f.rowsPerJob.toFixed(2)} req/poll ${f.requestsPerPoll.toFixed(2)} (max ${f.maxRequestsPerPoll}, peak/min ${f.peakPerMinute}) first ${(100 * f.firstPollShare).toFixed(1)}% worst ${f.worstDelayMinutes.toFixed(0)} min (${f.delays.filter((d) => d > 16).length} over 16) lost ${f.lost.length}/${f.owed} twice ${f.duplicates.length} failed ${f.failedPolls} ${misses.length ? `NOT MET: ${misses.join(', ')}` : 'met'} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
 				);

@@ -7,7 +7,7 @@ export const MEASURED = {
 	/** An index that shows jobs in batches (as the public deployment describes it), up to 150 matching postings an hour. */
 	batchRowsPerJob: 1.27,
 	/** An index that shows each job 1 to 16 minutes after it was posted, independently. */
-	outOfOrderRowsPerJob: 1.33,
+	outOfOrderRowsPerJob: 1.18,
 	/** The busiest search those two figures hold for. */
 	upToPostingsPerHour: 150,
 	/** A busy search (1,500 an hour) or a bulk import: each part read once more after the Late Window. */
