@@ -38,6 +38,27 @@ describe('the request budget', () => {
 		for (let i = 1; i < sent.length; i++) expect(sent[i] - sent[i - 1]).toBeGreaterThanOrEqual(6_000);
 	});
 
+	it('gives a free place in the rate window to one of two requests that wait for it together (the searches\' activation reads)', async () => {
+		const full = Array.from({ length: 10 }, (_, i) => T0 - 50_000 + i * 1_000);
+		const clock = { ms: T0 };
+		const timers: { atMs: number; resolve: () => void }[] = [];
+		const sleep = async (ms: number) => await new Promise<void>((resolve) => timers.push({ atMs: clock.ms + ms, resolve }));
+		const budget = new RequestBudget({ ...freshLedger(T0, { requestsPerMinute: 5 }), sentMs: full }, { requestsPerMinute: 5 }, { now: () => clock.ms, sleep }, T0 + 5 * MINUTE);
+		const sent: number[] = [];
+		const both = Promise.all([1, 2].map(async () => (await budget.take(true)) && sent.push(clock.ms)));
+		while (sent.length < 2) {
+			await new Promise((resolve) => setImmediate(resolve));
+			timers.sort((a, b) => a.atMs - b.atMs);
+			const next = timers.shift();
+			if (!next) break;
+			clock.ms = Math.max(clock.ms, next.atMs);
+			next.resolve();
+		}
+		await both;
+		expect(sent).toHaveLength(2);
+		expect(busiestMinute([...full, ...sent])).toBe(10);
+	});
+
 	it('spends on average no more than Requests per Minute, with at most BUCKET_MINUTES of it saved up', async () => {
 		const ledger = { ...freshLedger(T0 - 10 * 60 * MINUTE, { requestsPerMinute: 5 }), tokens: 0 };
 		const { budget } = budgetAt(ledger, 5, MINUTE);

@@ -85,12 +85,20 @@ export async function runSearches(previous: TriggerState | undefined, searches: 
 	const turn = runs.length > 0 ? Math.floor(startMs / settings.intervalMs) % runs.length : 0;
 	const inTurn = [...runs.slice(turn), ...runs.slice(0, turn)];
 	const rowsRead = () => runs.reduce((sum, run) => sum + run.reader.rows, 0);
-	for (const run of inTurn) await run.readNew(run.reader.rows + settings.maxJobsPerPoll - rowsRead());
-	// A search that read its Late Window in this poll took as history whatever the index showed by
-	// then (its requests come after the others'): the searches before it read their heads once more,
-	// so a job that came into view in between is sent by them, not taken for history by it alone.
-	const lastLearner = inTurn.map((run) => run.learnedThisPoll).lastIndexOf(true);
-	for (const run of inTurn.slice(0, Math.max(0, lastLearner))) await run.readHeadAgain(run.reader.rows + settings.maxJobsPerPoll - rowsRead());
+	// Searches that read their Late Window for the first time send their first requests together, so
+	// the index shows each of them the same jobs (one that came into view between two of those reads
+	// would be history to the later search alone); their further pages follow one search at a time.
+	let before: Promise<unknown> = Promise.resolve();
+	await Promise.all(
+		inTurn
+			.filter((run) => run.activating)
+			.map((run) => {
+				const read = run.readNew(0, before);
+				before = read;
+				return read;
+			}),
+	);
+	for (const run of inTurn.filter((run) => !run.activating)) await run.readNew(run.reader.rows + settings.maxJobsPerPoll - rowsRead());
 	// Each search's final looks may take its share of the requests left (the last one all of them).
 	for (const [i, run] of inTurn.entries()) await run.look(run.reader.rows + 2 * settings.maxJobsPerPoll - rowsRead(), 1 / (inTurn.length - i));
 	// A job one search found late (or before the others' heads came by) may match another search

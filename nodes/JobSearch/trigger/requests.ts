@@ -121,16 +121,18 @@ export class RequestBudget {
 	 * request may go in this poll: no token, or its turn would come only after the poll's time.
 	 */
 	async take(burst = false): Promise<boolean> {
-		this.refill();
-		if (this.ledger.tokens < 1) return false;
-		const turnMs = this.turnMs(burst);
-		const nowMs = this.clock.now();
-		if (turnMs > nowMs) {
+		// Asked again after each wait: searches whose first requests go together may wait for the
+		// same free place in the rate window, and only one of them gets it.
+		for (;;) {
+			this.refill();
+			if (this.ledger.tokens < 1) return false;
+			const turnMs = this.turnMs(burst);
+			const nowMs = this.clock.now();
+			if (turnMs <= nowMs) break;
 			if (turnMs >= this.deadlineMs) return false;
 			await this.clock.sleep(turnMs - nowMs);
 			this.waitedMs += turnMs - nowMs;
 		}
-		this.refill();
 		this.ledger.tokens -= 1;
 		this.ledger.sentMs = [...this.ledger.sentMs, this.clock.now()].slice(-windowCap(this.settings));
 		this.requests++;

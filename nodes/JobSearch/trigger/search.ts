@@ -94,6 +94,8 @@ export class SearchRun {
 	private firstPageMs: number | undefined;
 	/** The first page of the head read: every search's head meets the index at the same moment. */
 	private meetingHeads = false;
+	/** What this search's further pages wait for (another search's activation read, sent together with this one's). */
+	private morePagesAfter: Promise<unknown> | undefined;
 
 	constructor(
 		readonly key: string,
@@ -118,6 +120,7 @@ export class SearchRun {
 			admit: async () => {
 				const burst = this.meetingHeads;
 				this.meetingHeads = false;
+				if (!burst) await this.morePagesAfter?.catch(() => undefined);
 				return await this.budget.take(burst);
 			},
 			throwFirstFailure: false,
@@ -175,7 +178,8 @@ export class SearchRun {
 	/**
 	 * A count that only makes late jobs come sooner (the final looks find them anyway): it runs while
 	 * the search has spare rows (FRESHNESS_ROWS_PER_JOB of each new job), and spends them on what it
-	 * pays beyond the rows of the jobs it finds. Returns true when skipped.
+	 * pays beyond the rows of the jobs it finds. Returns false once the poll has stopped (out of
+	 * requests, rows or time), not when only the spare rows ran out.
 	 */
 	private async forFreshness(check: () => Promise<boolean>): Promise<boolean> {
 		const watch = this.watch!;
@@ -183,7 +187,10 @@ export class SearchRun {
 		const rowsBefore = this.reader.rows;
 		const knownBefore = this.known.seen.size;
 		try {
-			return await check();
+			// No more rows than are saved (a count and its halving may always finish a small step):
+			// a count that would read a bulk import whole stops, and its final look reads it instead.
+			await this.reader.within(Math.ceil(watch.spareRows), check);
+			return !this.reader.spent();
 		} finally {
 			watch.spareRows -= this.reader.rows - rowsBefore - (this.known.seen.size - knownBefore);
 		}
@@ -321,9 +328,11 @@ export class SearchRun {
 
 	/**
 	 * The parts left to read whole, then the head; on a search's first poll, the activation read.
-	 * `rows`: what the trigger's Max Jobs per Poll leaves for new jobs.
+	 * `rows`: what the trigger's Max Jobs per Poll leaves for new jobs (the activation read is not
+	 * bound by it). `morePagesAfter`: an activation read's pages after its first wait for it.
 	 */
-	async readNew(rows: number): Promise<void> {
+	async readNew(rows: number, morePagesAfter?: Promise<unknown>): Promise<void> {
+		this.morePagesAfter = morePagesAfter;
 		if (!this.watch) return await this.learn();
 		const { known, reader } = this;
 		const watch = this.watch;
@@ -344,16 +353,16 @@ export class SearchRun {
 		// The head: every job created after the newest one read so far. Its first page goes with the
 		// other searches' first pages, so a refresh of the index does not fall between them.
 		this.headBeforeMs = watch.headMs;
-		this.headRead = await this.readHead(rows, true);
+		this.headRead = await this.readHead(rows);
 	}
 
 	/** Reads every job created after the newest one read; false if the poll stopped before the end. */
-	private async readHead(rows: number, meetingHeads: boolean): Promise<boolean> {
+	private async readHead(rows: number): Promise<boolean> {
 		const { known, reader } = this;
 		const watch = this.watch!;
 		const fromMs = watch.headMs + 1;
 		const newestBefore = known.newestRead();
-		this.meetingHeads = meetingHeads;
+		this.meetingHeads = true;
 		const head = await reader.within(rows - reader.rows, async () => await reader.readRange({ fromMs }, known.activeAt));
 		this.meetingHeads = false;
 		known.absorb();
@@ -372,19 +381,9 @@ export class SearchRun {
 		return true;
 	}
 
-	/** Whether this search read its Late Window in this poll (its activation). */
-	get learnedThisPoll(): boolean {
-		return this.firstPoll;
-	}
-
-	/**
-	 * The head once more, after another search's activation read in this poll: that search took as
-	 * history whatever the index showed by then, so a job that came into view since this head was
-	 * read is sent from here, not lost between the two.
-	 */
-	async readHeadAgain(rows: number): Promise<void> {
-		if (!this.watch || !this.headRead || this.watch.pending.length > 0 || this.reader.spent()) return;
-		await this.readHead(rows, false);
+	/** Whether this poll reads the search's Late Window for the first time (its activation). */
+	get activating(): boolean {
+		return !this.previous.watch;
 	}
 
 	/**
