@@ -217,24 +217,25 @@ describe('jobs posted again and jobs in one millisecond', () => {
 		expect(d.sent.filter((uid) => uid === '1')).toEqual(['1']);
 	});
 
-	it('finds a job posted late in the very millisecond of a known one within a pass, where the index makes ties', async () => {
+	/** Two jobs in one millisecond and a third, polled for 25 minutes; then job 4 shows in the first two's millisecond. */
+	async function lateTieAfter25Minutes() {
 		const at = T0 + 5 * MINUTE;
 		const jobs = [job(1, at, T0 + 6 * MINUTE), job(2, at, T0 + 6 * MINUTE), job(3, T0 + 20 * MINUTE, T0 + 21 * MINUTE)];
 		const d = drive(jobs);
 		await d.poll();
 		await d.pollUntil(T0 + 25 * MINUTE);
 		jobs.push(job(4, at, T0 + 26 * MINUTE));
+		return d;
+	}
+
+	it('finds a job posted late in the very millisecond of a known one within a pass, where the index makes ties', async () => {
+		const d = await lateTieAfter25Minutes();
 		await d.pollUntil(T0 + 26 * MINUTE + 16 * MINUTE);
 		expect(d.sent).toContain('4');
 	});
 
 	it('charges the rows saved for sooner late jobs with what a count pays beyond the jobs it finds', async () => {
-		const at = T0 + 5 * MINUTE;
-		const jobs = [job(1, at, T0 + 6 * MINUTE), job(2, at, T0 + 6 * MINUTE), job(3, T0 + 20 * MINUTE, T0 + 21 * MINUTE)];
-		const d = drive(jobs);
-		await d.poll();
-		await d.pollUntil(T0 + 25 * MINUTE);
-		jobs.push(job(4, at, T0 + 26 * MINUTE));
+		const d = await lateTieAfter25Minutes();
 		for (let t = T0 + 27 * MINUTE; !d.sent.includes('4'); t += MINUTE) {
 			const spareBefore = d.watch!.spareRows;
 			const rowsBefore = d.index.rows();
