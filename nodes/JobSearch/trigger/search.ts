@@ -508,7 +508,10 @@ export class SearchRun {
 		// What had its final look is counted once (ties are in no open stretch), then settled: only
 		// then are its uids forgotten, so a late tie is always counted before it is forgotten.
 		const unsettled = { fromMs: watch.floorMs + 1, toMs: watch.finalMs };
-		const countDue = !ties && unsettled.toMs - watch.floorMs >= COUNT_AT_LEAST_EVERY_MS;
+		// Due once it spans an hour; and where nothing new came for an hour (the final looks stand at
+		// the head, so the span cannot grow), once its oldest part is an hour past its Late Window.
+		const quiet = watch.finalMs >= headBeforeMs && finalDueMs - watch.floorMs >= COUNT_AT_LEAST_EVERY_MS;
+		const countDue = !ties && (unsettled.toMs - watch.floorMs >= COUNT_AT_LEAST_EVERY_MS || quiet);
 		if (unsettled.toMs >= unsettled.fromMs && countDue && watch.pending.length === 0) {
 			// Settled part by part: where the poll's requests run out (a busy search in a short
 			// poll), the parts already counted stay settled and the next poll goes on from there.
