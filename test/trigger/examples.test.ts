@@ -1,4 +1,5 @@
 import { FRESHNESS_ROWS_MAX, FRESHNESS_ROWS_PER_JOB, FRESHNESS_ROWS_START, LEARN_MAX_ROWS, MAX_SEEN_UIDS, TROUBLE_REPORT_AFTER_MS, YOUNG_CHECK_AGE_MS } from '../../nodes/JobSearch/trigger/tunables';
+import { passEveryMs } from '../../nodes/JobSearch/trigger/cycle';
 import { T0, busiestMinute, drive, uidsOf } from './drive';
 import { HOUR, MINUTE, SharedKey, generateIndex, type IndexedJob } from './indexModel';
 
@@ -150,16 +151,20 @@ describe('jobs the index shows late', () => {
 		expect(d.sent).toEqual(['999']);
 	});
 
-	it('asks the newest stretches first in a pass', async () => {
-		const jobs = Array.from({ length: 30 }, (_, i) => job(600 + i, T0 - 50 * MINUTE + i * MINUTE, T0 - 1));
-		const d = drive(jobs);
+	it('sends a job shown late within a pass period of the first poll that could see it, however old its stretch, from the activation on', async () => {
+		// A job every two minutes, shown half a minute after it is posted; and every five minutes a
+		// straggler shown late at an age between 3 and 57 minutes, in a stretch between known jobs.
+		const jobs = Array.from({ length: 150 }, (_, i) => job(100 + i, T0 - 60 * MINUTE + i * 2 * MINUTE, T0 - 60 * MINUTE + i * 2 * MINUTE + 30_000));
+		const stragglers = Array.from({ length: 26 }, (_, k) => {
+			const shownMs = T0 + (1 + 5 * k) * MINUTE + 20_000;
+			return job(1000 + k, shownMs - (3 + ((7 * k) % 55)) * MINUTE + 17, shownMs);
+		});
+		const d = drive([...jobs, ...stragglers]);
 		await d.poll();
-		const before = d.index.requests.length;
-		await d.poll(T0 + 12 * MINUTE);
-		// The stretches between the thirty jobs (the final look of the older part aside).
-		const stretches = d.index.requests.slice(before).filter((r) => r.toMs !== undefined && r.fromMs > T0 - 51 * MINUTE);
-		expect(stretches.length).toBeGreaterThan(1);
-		expect(stretches[0].fromMs).toBeGreaterThan(stretches[stretches.length - 1].fromMs);
+		const sentAt = new Map<string, number>();
+		for (let t = T0 + MINUTE; t <= T0 + 150 * MINUTE; t += MINUTE) for (const uid of uidsOf((await d.poll(t)).emit)) sentAt.set(uid, t);
+		const waits = stragglers.map((s) => ((sentAt.get(s.uid) ?? Infinity) - Math.ceil(s.visibleMs / MINUTE) * MINUTE) / MINUTE);
+		expect(Math.max(...waits)).toBeLessThanOrEqual(passEveryMs(MINUTE) / MINUTE + 1);
 	});
 
 	it('neither stalls nor sends a job again when the index removes it and shows it again', async () => {

@@ -152,6 +152,7 @@ export async function simulate(triggers: SimTrigger[], fromMs: number, toMs: num
 			const pollMs = clock.ms;
 			run.pollTimes.push(pollMs);
 			const before = run.index.requests.length;
+			const rowsBefore = run.index.rows();
 			const out = await runSearches(run.state, run.searches, run.spec.settings, {
 				fetchPage: run.searches[0].fetchPage,
 				now: () => clock.ms,
@@ -162,7 +163,7 @@ export async function simulate(triggers: SimTrigger[], fromMs: number, toMs: num
 			if (process.env.TRACE_SIM && run === runs[0]) {
 				const w = Object.values(out.state.searches)[0]?.watch;
 				const hm = (ms: number) => new Date(ms).toISOString().slice(11, 19);
-				console.log(hm(pollMs), `req ${run.index.requests.length - before} emit ${out.emit.length} fail ${out.failure?.kind.kind ?? '-'}`, w ? `head ${hm(w.headMs)} final ${hm(w.finalMs)} floor ${hm(w.floorMs)} pass ${w.pass ? hm(w.pass.cursorMs) : '-'} pending ${w.pending.length} seen ${w.seen.size}` : '', `share ${out.state.requests.share.toFixed(2)} tokens ${out.state.requests.tokens.toFixed(1)}`);
+				console.log(hm(pollMs), `req ${run.index.requests.length - before} rows ${run.index.rows() - rowsBefore} emit ${out.emit.length} fail ${out.failure?.kind.kind ?? '-'}`, w ? `head ${hm(w.headMs)} final ${hm(w.finalMs)} floor ${hm(w.floorMs)} pass ${w.pass ? hm(w.pass.askedToMs) : '-'} pending ${w.pending.length} seen ${w.seen.size}` : '', `share ${out.state.requests.share.toFixed(2)} tokens ${out.state.requests.tokens.toFixed(1)}`);
 			}
 			if (failureToReport(out, clock.ms)) run.failedPolls++;
 			if (out.failure) run.interruptedPolls++;
@@ -209,6 +210,8 @@ function figuresOf(run: Running, fromMs: number, toMs: number): SimFigures {
 		const first = pollTimes.find((p) => shownAt(job, p - skewMs) && p >= job.visibleMs + skewMs) ?? at;
 		if (at <= first) firstPoll++;
 		worst = Math.max(worst, (at - first) / MINUTE);
+		// TRACE_WORST=1: every job sent more than 16 minutes after the first poll that could see it.
+		if (process.env.TRACE_WORST && (at - first) / MINUTE > 16) console.log('late', job.uid, 'posted', new Date(job.createdMs).toISOString(), 'shown', new Date(job.visibleMs).toISOString(), 'sent', new Date(at).toISOString());
 		delays.push((at - first) / MINUTE);
 	}
 	const times = run.index.requests.map((r) => r.atMs).sort((a, b) => a - b);

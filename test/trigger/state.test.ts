@@ -18,7 +18,7 @@ const watch: Watch = {
 		{ fromMs: T0 - 9, toMs: T0 - 5, learnBeforeMs: T0 - 30 * MINUTE },
 		{ fromMs: T0 - 59 * MINUTE, toMs: T0 - 50 * MINUTE, finalToMs: T0 - 45 * MINUTE },
 	],
-	pass: { startedMs: T0 - 5, fromMs: T0 - 60_000, cursorMs: T0 - 30_000, toMs: T0 - 6, finalUpToMs: T0 - 61 * MINUTE },
+	pass: { startedMs: T0 - 5, fromMs: T0 - 60_000, askedToMs: T0 - 30_000, toMs: T0 - 6, finalUpToMs: T0 - 61 * MINUTE },
 	passStartedMs: T0 - 5,
 	wholePasses: false,
 	checkedMs: T0 - 20 * MINUTE,
@@ -77,8 +77,19 @@ describe('the stored state', () => {
 		const search = stored.searches.a1b2c3d4;
 		expect(readState({ ...stored, searches: { a1b2c3d4: { ...search, watch: { ...search.watch, seen: { a: 'x' } } } } })).toBeUndefined();
 		expect(readState({ ...stored, requests: { ...stored.requests, share: -1 } })).toBeUndefined();
-		expect(readState({ ...stored, searches: { a1b2c3d4: { ...search, watch: { ...search.watch, pass: { started: stored.lastPoll } } } } })).toBeUndefined();
+		expect(readState({ ...stored, searches: { a1b2c3d4: { ...search, watch: { ...search.watch, pass: { started: stored.lastPoll, askedTo: 'x' } } } } })).toBeUndefined();
 		expect(readState({ ...stored, searches: undefined })).toBeUndefined();
+	});
+
+	it('drops a pass stored by a version whose passes went down from the head, and keeps the rest of the state', () => {
+		const staticData: Record<string, unknown> = {};
+		writeState(staticData as never, state);
+		const stored = JSON.parse(JSON.stringify(staticData));
+		const search = stored.searches.a1b2c3d4;
+		const { askedTo, ...downward } = search.watch.pass;
+		const read = readState({ ...stored, searches: { a1b2c3d4: { ...search, watch: { ...search.watch, pass: { ...downward, cursor: askedTo } } } } });
+		expect(read?.searches.a1b2c3d4.watch?.pass).toBeUndefined();
+		expect(read?.searches.a1b2c3d4.watch?.seen).toEqual(watch.seen);
 	});
 });
 

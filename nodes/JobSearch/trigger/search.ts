@@ -428,7 +428,8 @@ export class SearchRun {
 			seen: known.seen,
 			gone: known.gone,
 			pending,
-			passStartedMs: startMs,
+			// The first pass follows at once: each stretch is asked again within a period of the activation read.
+			passStartedMs: startMs - passEveryMs(settings.intervalMs),
 			wholePasses: true,
 			checkedMs: Math.max(windowFromMs - 1, newestMs),
 			tiesSeenMs: known.tiesFound ? startMs : 0,
@@ -529,11 +530,9 @@ export class SearchRun {
 			const finalUpToMs = ties ? -Infinity : indexMs - settings.lateWindowMs;
 			const affordable = passSupply(this, everyMs, known.openStretches({ fromMs: range.fromMs, toMs: finalUpToMs + everyMs }).length);
 			watch.wholePasses = stretches.length <= affordable.whole;
-			if (watch.wholePasses) {
-				watch.pass = { startedMs: startMs, fromMs: range.fromMs, cursorMs: range.toMs, toMs: range.toMs, finalUpToMs };
-			} else if (affordable.partial > 0 && stretches.length > 0) {
-				const newest = stretches.slice(Math.max(0, stretches.length - affordable.partial));
-				watch.pass = { startedMs: startMs, fromMs: newest[0].fromMs, cursorMs: range.toMs, toMs: range.toMs, finalUpToMs: -Infinity };
+			const fromMs = watch.wholePasses ? range.fromMs : stretches[Math.max(0, stretches.length - affordable.partial)]?.fromMs;
+			if (fromMs !== undefined && (watch.wholePasses || affordable.partial > 0)) {
+				watch.pass = { startedMs: startMs, fromMs, askedToMs: fromMs - 1, toMs: range.toMs, finalUpToMs: watch.wholePasses ? finalUpToMs : -Infinity };
 			}
 		}
 
@@ -557,20 +556,25 @@ export class SearchRun {
 		if (watch.pass) {
 			const pass: Pass = { ...watch.pass };
 			watch.pass = pass;
-			const left = { fromMs: pass.fromMs, toMs: pass.cursorMs };
+			// A pass goes up from its oldest stretch and follows the head, so each stretch is asked again
+			// about a period after it was last asked, however old (a pass down from the head came back to
+			// an old stretch later each time, as the head moved on). Only as far as the requests left
+			// for the rest of its period go (not into a bulk import): the next pass plans for the rest.
+			const following = { fromMs: Math.max(pass.fromMs, pass.askedToMs + 1), toMs: headBeforeMs };
+			const restMs = Math.max(settings.intervalMs, pass.startedMs + everyMs - startMs);
+			if (known.openStretches(following).length <= passSupply(this, restMs, 0).whole) pass.toMs = Math.max(pass.toMs, headBeforeMs);
+			const left = { fromMs: Math.max(pass.fromMs, pass.askedToMs + 1), toMs: pass.toMs };
 			const quota = sweepQuota(pass, known.openStretches(left).length, startMs, startMs - this.lastPollMs, everyMs);
+			const givesFinalLooks = pass.finalUpToMs !== -Infinity;
 			const done = await this.askStretches(left, headBeforeMs, {
 				limit: quota,
-				newestFirst: true,
 				onAsked: (stretch) => {
-					pass.cursorMs = stretch.fromMs - 1;
+					// Asked in order up from the final looks' edge, after the Late Window had passed over it: its final look.
+					if (givesFinalLooks && watch.finalMs >= pass.askedToMs) watch.finalMs = Math.max(watch.finalMs, Math.min(stretch.toMs, finalDueMs));
+					pass.askedToMs = stretch.toMs;
 				},
 			});
 			if (done) {
-				// Every stretch was asked after the pass started: what the Late Window had passed over
-				// then had its final look (a pass of the newest stretches only gives none). Late ties are
-				// in no stretch: where the index makes them, a count finds them.
-				if (pass.fromMs <= watch.finalMs + 1) watch.finalMs = Math.max(watch.finalMs, Math.min(pass.finalUpToMs, pass.toMs));
 				delete watch.pass;
 				this.passDone = true;
 				// Late ties are in no stretch: where the index makes them, a count of the young window

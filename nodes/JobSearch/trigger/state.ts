@@ -7,15 +7,16 @@ import { FRESHNESS_ROWS_START } from './tunables';
 export type Range = Required<TimeRange>;
 
 /**
- * A sweep: every stretch between jobs already read, from `fromMs` up to `toMs` (the head when it
- * started), is asked once more at or after `startedMs`, newest first (late jobs are mostly
- * recent); what is left to ask is `fromMs` .. `cursorMs`. Asked after the Late Window had passed
- * over it (up to `finalUpToMs`), a stretch has had its final look.
+ * A sweep: every stretch between jobs already read, from `fromMs` up to `toMs` (the head it has
+ * followed so far), is asked once more at or after `startedMs`, oldest first; every stretch up to
+ * `askedToMs` has been asked. Unless `finalUpToMs` is -Infinity (a pass of the newest stretches,
+ * or where the index makes ties), a stretch it asks in order up from the final looks' edge after
+ * the Late Window had passed over it has had its final look.
  */
 export interface Pass {
 	startedMs: number;
 	fromMs: number;
-	cursorMs: number;
+	askedToMs: number;
 	toMs: number;
 	finalUpToMs: number;
 }
@@ -110,8 +111,11 @@ interface StoredWatch {
 	seen: Record<string, number>;
 	gone?: string[];
 	pending?: { from: string; to: string; learnBefore?: string; finalTo?: string }[];
-	/** No `finalUpTo`: a pass of the newest stretches, which gives no final look. */
-	pass?: { started: string; from: string; cursor: string; to: string; finalUpTo?: string };
+	/**
+	 * No `finalUpTo`: a pass that gives no final look. A pass stored with a `cursor` instead of an
+	 * `askedTo` went down from the head (0.1.0-dev): it is dropped, and the next one starts afresh.
+	 */
+	pass?: { started: string; from: string; askedTo?: string; to: string; finalUpTo?: string };
 	passStarted: string;
 	wholePasses: boolean;
 	checked: string;
@@ -156,12 +160,12 @@ function readWatch(stored: StoredWatch): Watch {
 			...(r.learnBefore !== undefined ? { learnBeforeMs: time(r.learnBefore) } : {}),
 			...(r.finalTo !== undefined ? { finalToMs: time(r.finalTo) } : {}),
 		})),
-		...(p
+		...(p?.askedTo !== undefined
 			? {
 					pass: {
 						startedMs: time(p.started),
 						fromMs: time(p.from),
-						cursorMs: time(p.cursor),
+						askedToMs: time(p.askedTo),
 						toMs: time(p.to),
 						finalUpToMs: p.finalUpTo === undefined ? -Infinity : time(p.finalUpTo),
 					},
@@ -236,8 +240,8 @@ function storeWatch(watch: Watch): StoredWatch {
 		}));
 	}
 	if (watch.pass) {
-		const { startedMs, fromMs, cursorMs, toMs, finalUpToMs } = watch.pass;
-		stored.pass = { started: iso(startedMs), from: iso(fromMs), cursor: iso(cursorMs), to: iso(toMs) };
+		const { startedMs, fromMs, askedToMs, toMs, finalUpToMs } = watch.pass;
+		stored.pass = { started: iso(startedMs), from: iso(fromMs), askedTo: iso(askedToMs), to: iso(toMs) };
 		if (Number.isFinite(finalUpToMs)) stored.pass.finalUpTo = iso(finalUpToMs);
 	}
 	return stored;

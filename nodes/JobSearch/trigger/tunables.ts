@@ -98,10 +98,11 @@ export const OFFSET_MAX_AGE_MS = 24 * HOUR_MS;
 
 /**
  * How often every stretch of the unsettled window is asked again (or, where requests are scarce,
- * counted). A job the index shows late is sent within this long plus one poll or two; 12 minutes
- * keeps that within 16 at Every Minute. A poll every few minutes gets a shorter period (see passEveryMs).
+ * counted). A pass goes up from the oldest stretch and follows the head, so each stretch is asked
+ * again this long after it was last asked: a job the index shows late is sent within this long
+ * plus a poll, 15 minutes at Every Minute. A poll every few minutes gets a shorter period (see passEveryMs).
  */
-export const PASS_EVERY_MS = 12 * MINUTE_MS;
+export const PASS_EVERY_MS = 14 * MINUTE_MS;
 
 /** A job the index shows late is sent within this long of the first poll that could see it, poll interval included. */
 export const FRESHNESS_MS = 15 * MINUTE_MS;
