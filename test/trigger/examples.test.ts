@@ -8,6 +8,9 @@ import { HOUR, MINUTE, SharedKey, generateIndex, type IndexedJob } from './index
 
 const job = (uid: number, createdMs: number, visibleMs: number, more: Partial<IndexedJob> = {}): IndexedJob => ({ uid: String(uid), createdMs, visibleMs, ...more });
 
+/** A job every two minutes from an hour before T0 on, each shown half a minute after it is posted. */
+const everyTwoMinutes = () => Array.from({ length: 150 }, (_, i) => job(100 + i, T0 - 60 * MINUTE + i * 2 * MINUTE, T0 - 60 * MINUTE + i * 2 * MINUTE + 30_000));
+
 describe('activation', () => {
 	it('sends nothing on the first poll and learns the Late Window, whatever Max Jobs per Poll says', async () => {
 		const jobs = [job(1, T0 - 5 * MINUTE, T0 - MINUTE), job(2, T0 - 50 * MINUTE, T0 - 40 * MINUTE), job(3, T0 - 200 * MINUTE, T0 - 190 * MINUTE)];
@@ -152,9 +155,8 @@ describe('jobs the index shows late', () => {
 	});
 
 	it('sends a job shown late within a pass period of the first poll that could see it, however old its stretch, from the activation on', async () => {
-		// A job every two minutes, shown half a minute after it is posted; and every five minutes a
-		// straggler shown late at an age between 3 and 57 minutes, in a stretch between known jobs.
-		const jobs = Array.from({ length: 150 }, (_, i) => job(100 + i, T0 - 60 * MINUTE + i * 2 * MINUTE, T0 - 60 * MINUTE + i * 2 * MINUTE + 30_000));
+		// Every five minutes a straggler shown late at an age between 3 and 57 minutes, in a stretch between known jobs.
+		const jobs = everyTwoMinutes();
 		const stragglers = Array.from({ length: 26 }, (_, k) => {
 			const shownMs = T0 + (1 + 5 * k) * MINUTE + 20_000;
 			return job(1000 + k, shownMs - (3 + ((7 * k) % 55)) * MINUTE + 17, shownMs);
@@ -165,6 +167,18 @@ describe('jobs the index shows late', () => {
 		for (let t = T0 + MINUTE; t <= T0 + 150 * MINUTE; t += MINUTE) for (const uid of uidsOf((await d.poll(t)).emit)) sentAt.set(uid, t);
 		const waits = stragglers.map((s) => ((sentAt.get(s.uid) ?? Infinity) - Math.ceil(s.visibleMs / MINUTE) * MINUTE) / MINUTE);
 		expect(Math.max(...waits)).toBeLessThanOrEqual(passEveryMs(MINUTE) / MINUTE + 1);
+	});
+
+	it('gives the final looks in the pass where it asks every stretch: they stand within a pass period of the Late Window\'s edge', async () => {
+		const jobs = everyTwoMinutes();
+		const d = drive(jobs);
+		await d.poll();
+		const behind: number[] = [];
+		for (let t = T0 + MINUTE; t <= T0 + 180 * MINUTE; t += MINUTE) {
+			await d.poll(t);
+			if (t > T0 + 75 * MINUTE) behind.push((t - d.settings.lateWindowMs - d.watch!.finalMs) / MINUTE);
+		}
+		expect(Math.max(...behind)).toBeLessThanOrEqual(passEveryMs(MINUTE) / MINUTE + 1);
 	});
 
 	it('neither stalls nor sends a job again when the index removes it and shows it again', async () => {
