@@ -1,6 +1,6 @@
 import { pruneSeen } from '../../nodes/JobSearch/trigger/cycle';
 import { readState, writeState, type TriggerState, type Watch } from '../../nodes/JobSearch/trigger/state';
-import { REPOST_MEMORY_MS } from '../../nodes/JobSearch/trigger/tunables';
+import { FRESHNESS_ROWS_START, REPOST_MEMORY_MS } from '../../nodes/JobSearch/trigger/tunables';
 import { MINUTE } from './indexModel';
 
 const T0 = Date.UTC(2026, 10, 20, 8, 0, 0);
@@ -79,6 +79,16 @@ describe('the stored state', () => {
 		expect(readState({ ...stored, requests: { ...stored.requests, share: -1 } })).toBeUndefined();
 		expect(readState({ ...stored, searches: { a1b2c3d4: { ...search, watch: { ...search.watch, pass: { started: stored.lastPoll, askedTo: 'x' } } } } })).toBeUndefined();
 		expect(readState({ ...stored, searches: undefined })).toBeUndefined();
+	});
+
+	it('reads a state saved before the spare rows were kept as a search with the spare rows a new one starts with', () => {
+		const staticData: Record<string, unknown> = {};
+		writeState(staticData as never, state);
+		const stored = JSON.parse(JSON.stringify(staticData));
+		const { spareRows, ...before } = stored.searches.a1b2c3d4.watch;
+		expect(spareRows).toBe(watch.spareRows);
+		const read = readState({ ...stored, searches: { a1b2c3d4: { ...stored.searches.a1b2c3d4, watch: before } } });
+		expect(read?.searches.a1b2c3d4.watch?.spareRows).toBe(FRESHNESS_ROWS_START);
 	});
 
 	it('drops a pass stored by a version whose passes went down from the head, and keeps the rest of the state', () => {
