@@ -236,6 +236,35 @@ describe('jobs posted again and jobs in one millisecond', () => {
 		expect(d.sent.filter((uid) => uid === '1')).toEqual(['1']);
 	});
 
+	it.each([
+		['one a second, the index known to make ties', 1],
+		['fifty a second, the import making ties itself, in few stretches a pass asks whole', 50],
+	])('leaves a bulk import past its first 500 rows for its final look where the index makes ties, and pays each of its jobs once (%s)', async (_, perSecond) => {
+		// createdAt in whole seconds, two jobs in each, every two minutes but for the hour of an
+		// import of 1,500, all shown at once. Every Quarter Hour, so each final look is a whole read.
+		const pairs = (from: number, count: number) => Array.from({ length: 2 * count }, (_, i) => job(100 + from + i, T0 + (from + Math.floor(i / 2) * 2) * MINUTE, T0 + (from + Math.floor(i / 2) * 2) * MINUTE + 30_000));
+		const steady = [...pairs(-60, 35), ...pairs(50, 65)];
+		const imported = Array.from({ length: 1500 }, (_, i) => job(5000 + i, T0 + 10 * MINUTE + Math.floor(i / perSecond) * 1000, T0 + 36 * MINUTE));
+		const d = drive([...steady, ...imported], { settings: { intervalMs: 15 * MINUTE, pollTimeMs: 12 * MINUTE } });
+		await d.poll();
+		const learned = d.watch!.seen.size;
+		const rowsBefore = d.index.rows();
+		await d.pollUntil(T0 + 45 * MINUTE, 15);
+		const first = d.sent.filter((uid) => Number(uid) >= 5000).length;
+		expect(first).toBeGreaterThan(400);
+		expect(first).toBeLessThanOrEqual(500);
+		// Nothing asks inside the rest before its final look, an hour after its posting.
+		await d.pollUntil(T0 + 90 * MINUTE, 15);
+		expect(d.sent.filter((uid) => Number(uid) >= 5000)).toHaveLength(first);
+		await d.pollUntil(T0 + 180 * MINUTE, 15);
+		expect(d.sent.filter((uid) => Number(uid) >= 5000).sort()).toEqual(imported.map((j) => j.uid).sort());
+		expect(new Set(d.sent).size).toBe(d.sent.length);
+		// At most: the steady jobs posted since twice (at the head, again at their final look), those
+		// learned at activation once more, the import's first 500 twice and the rest once.
+		const steadySince = d.sent.length - imported.length;
+		expect(d.index.rows() - rowsBefore).toBeLessThanOrEqual(2 * steadySince + learned + 2 * 500 + 1000);
+	});
+
 	/** Two jobs in one millisecond and a third, polled for 25 minutes; then job 4 shows in the first two's millisecond. */
 	async function lateTieAfter25Minutes() {
 		const at = T0 + 5 * MINUTE;

@@ -252,6 +252,25 @@ describe('rows where a bulk import comes', () => {
 	});
 });
 
+describe('rows where the final look reads whole what the head has bought', () => {
+	it('pays at most 1.3 rows per job through two imports at Every 15 Minutes: the head leaves an import past its first page for the final look, which buys it once', async () => {
+		// Three simulated days (seed 7): the head buying each import whole paid 1.64 (the final look reads it again).
+		const { figures } = await runCase(SHAPE_CASES.find((c) => c.name.startsWith('bursts'))!, 15, 3, 7);
+		expect(figures.lost).toEqual([]);
+		expect(figures.duplicates).toEqual([]);
+		expect(figures.rowsPerJob).toBeLessThanOrEqual(1.3);
+	});
+
+	it('pays at most 1.4 rows per job for a busy search with createdAt in whole seconds polled hourly: what the head leaves is read after the final looks reach it, and no count looks inside it before', async () => {
+		// Three simulated days (seed 7): 2.01 where the head bought every hour's jobs, 1.43 reading what
+		// it left before the final looks reached it, 1.45 counting the young window across it.
+		const { figures } = await runCase(SHAPE_CASES.find((c) => c.name.startsWith('busy: 1,500'))!, 60, 3, 7);
+		expect(figures.lost).toEqual([]);
+		expect(figures.duplicates).toEqual([]);
+		expect(figures.rowsPerJob).toBeLessThanOrEqual(1.4);
+	});
+});
+
 describe('rows where requests are scarce', () => {
 	it('pays at most 1.3 rows per job at 150 jobs an hour polled hourly: the settling count takes no request from the final looks before it is urgent', async () => {
 		// Two simulated days (seed 7). Keeping requests for the count from the start pays about 1.6:

@@ -130,12 +130,24 @@ export class Known {
 			cursor = ms + 1;
 		}
 		if (cursor <= range.toMs) out.push({ fromMs: cursor, toMs: range.toMs });
-		return out;
+		return this.unread().reduce((stretches, hole) => stretches.flatMap((s) => outside(s, hole)), out);
 	}
+
+	/** Parts left unread on purpose (see PendingRead.deferred): no stretch reaches into them. */
+	unread: () => Range[] = () => [];
 
 	markGone(uid: string): void {
 		if (this.gone.has(uid)) return;
 		this.gone.add(uid);
 		this.goneFound++;
 	}
+}
+
+/** What of `stretch` lies outside `hole`. */
+function outside(stretch: Range, hole: Range): Range[] {
+	if (hole.toMs < stretch.fromMs || hole.fromMs > stretch.toMs) return [stretch];
+	const parts: Range[] = [];
+	if (stretch.fromMs < hole.fromMs) parts.push({ fromMs: stretch.fromMs, toMs: hole.fromMs - 1 });
+	if (stretch.toMs > hole.toMs) parts.push({ fromMs: hole.toMs + 1, toMs: stretch.toMs });
+	return parts;
 }

@@ -1,4 +1,4 @@
-import { Reader, type CountRead, type Page, type PageRequest } from '../paging/reader';
+import { Reader, type CountRead, type Page, type PageRequest, type RangeRead, type TimeRange } from '../paging/reader';
 import type { CycleDeps, CycleSettings } from './types';
 import { Known } from './known';
 import { RequestBudget, windowCap } from './requests';
@@ -8,6 +8,7 @@ import {
 	CHECK_MIN_ROWS,
 	COUNT_AT_LEAST_EVERY_MS,
 	COUNT_MAX_KNOWN,
+	DEFER_AFTER_ROWS,
 	FINAL_LAG_MAX_MS,
 	FRESHNESS_MS,
 	FRESHNESS_ROWS_MAX,
@@ -127,6 +128,7 @@ export class SearchRun {
 		});
 		this.known = new Known(this.reader, previous.watch, true, knownElsewhere);
 		if (previous.watch) this.watch = { ...previous.watch, pending: [...previous.watch.pending] };
+		this.known.unread = () => this.watch?.pending.filter((p) => p.deferred) ?? [];
 	}
 
 	/**
@@ -336,17 +338,22 @@ export class SearchRun {
 		if (!this.watch) return await this.learn();
 		const { known, reader } = this;
 		const watch = this.watch;
-		// Parts left to read whole come first, oldest first: a poll never leaves two holes.
-		while (watch.pending.length > 0) {
-			const part = watch.pending[0];
+		// Parts left to read whole come first, oldest first: a poll never leaves two holes. A part the
+		// head left for its final look waits until the final looks have come up to it.
+		for (let i = 0; i < watch.pending.length; ) {
+			const part = watch.pending[i];
+			if (part.deferred && !this.deferredDue(part)) {
+				i++;
+				continue;
+			}
 			const read = await reader.within(rows - reader.rows, async () => await reader.readRange(part, known.activeAt));
 			known.absorb(part.finalToMs !== undefined ? Infinity : -Infinity, part.learnBeforeMs);
 			if (!read.complete) {
-				if (read.unread?.toMs !== undefined) watch.pending[0] = { ...part, toMs: read.unread.toMs };
+				if (read.unread?.toMs !== undefined) watch.pending[i] = { ...part, toMs: read.unread.toMs };
 				this.stopped = true;
 				return;
 			}
-			watch.pending.shift();
+			watch.pending.splice(i, 1);
 			if (part.finalToMs !== undefined) settleRead(watch, { fromMs: part.fromMs, toMs: part.finalToMs });
 		}
 
@@ -356,25 +363,68 @@ export class SearchRun {
 		this.headRead = await this.readHead(rows);
 	}
 
+	/**
+	 * Whether late ties are to be feared: where the index's createdAt values are whole seconds (any
+	 * known job's second may get another), or where the unsettled window, or the Late Window before
+	 * it, holds two jobs in one millisecond (a bulk import, up to its last job). Elsewhere a job
+	 * shares a known millisecond by chance only, and the settling count finds it.
+	 */
+	private makesTies(headMs: number): boolean {
+		const watch = this.watch!;
+		const tiesFromMs = watch.floorMs + 1 - this.settings.lateWindowMs;
+		return watch.tiesSeenMs > this.startMs - DAY_MS && (this.known.coarseTimes() || this.known.hasTies({ fromMs: tiesFromMs, toMs: headMs }));
+	}
+
+	/** Where the oldest part the head left for its final look begins: no final look, count or pass goes past it unread. */
+	private deferredFromMs(): number {
+		return Math.min(Infinity, ...this.watch!.pending.filter((p) => p.deferred).map((p) => p.fromMs));
+	}
+
+	/** A part the head left for its final look is read once the Late Window has passed over it and the final looks stand just below it. */
+	private deferredDue(part: PendingRead): boolean {
+		const watch = this.watch!;
+		return indexNowMs(watch.offsets, this.startMs) - this.settings.lateWindowMs >= part.toMs && watch.finalMs + 1 >= part.fromMs;
+	}
+
 	/** Reads every job created after the newest one read; false if the poll stopped before the end. */
 	private async readHead(rows: number): Promise<boolean> {
 		const { known, reader } = this;
 		const watch = this.watch!;
 		const fromMs = watch.headMs + 1;
 		const newestBefore = known.newestRead();
+		let range: TimeRange = { fromMs };
+		let head: RangeRead;
+		let deferred = false;
 		this.meetingHeads = true;
-		const head = await reader.within(rows - reader.rows, async () => await reader.readRange({ fromMs }, known.activeAt));
-		this.meetingHeads = false;
-		known.absorb();
+		for (;;) {
+			// Where the index makes ties, the final look reads every part whole, so what the head buys
+			// now is bought again then: past DEFER_AFTER_ROWS (a bulk import, a busy search polled
+			// hourly), the head leaves the rest for that final look, which buys it once.
+			const rowsBefore = reader.rows;
+			const room = rows - reader.rows;
+			const chunk = Math.min(room, DEFER_AFTER_ROWS);
+			head = await reader.within(chunk, async () => await reader.readRange(range, known.activeAt));
+			this.meetingHeads = false;
+			known.absorb();
+			const unreadToMs = head.unread?.toMs;
+			if (head.complete || unreadToMs === undefined || reader.interruptedBy || chunk === room || reader.rows - rowsBefore < chunk) break;
+			if (known.tiesFound || this.makesTies(watch.headMs)) {
+				deferred = true;
+				break;
+			}
+			range = { fromMs, toMs: unreadToMs };
+		}
 		const newestMs = known.newestRead();
 		if (newestMs > newestBefore && newestMs >= fromMs) watch.offsets = withOffset(watch.offsets, this.now, newestMs);
 		if (!head.complete) {
 			if (head.unread?.toMs !== undefined) {
-				watch.pending.push({ fromMs, toMs: head.unread.toMs });
+				watch.pending.push({ fromMs, toMs: head.unread.toMs, ...(deferred ? { deferred: true, finalToMs: head.unread.toMs } : {}) });
 				watch.headMs = Math.max(watch.headMs, newestMs);
 			}
-			this.stopped = true;
-			return false;
+			if (!deferred) {
+				this.stopped = true;
+				return false;
+			}
 		}
 		watch.headMs = Math.max(watch.headMs, newestMs);
 		if (known.tiesFound) watch.tiesSeenMs = this.startMs;
@@ -455,20 +505,18 @@ export class SearchRun {
 		const watch = this.watch!;
 		const startMs = this.startMs;
 		const headBeforeMs = this.headBeforeMs;
-		// Late ties are to be feared where the index makes ties: where its createdAt values are whole
-		// seconds (any known job's second may get another), or where the unsettled window, or the Late
-		// Window before it, holds two jobs in one millisecond (a bulk import, up to its last job).
-		// Elsewhere a job shares a known millisecond by chance only, and the settling count finds it.
-		const tiesFromMs = watch.floorMs + 1 - settings.lateWindowMs;
-		const ties = watch.tiesSeenMs > startMs - DAY_MS && (known.coarseTimes() || known.hasTies({ fromMs: tiesFromMs, toMs: headBeforeMs }));
+		const ties = this.makesTies(headBeforeMs);
 		const indexMs = indexNowMs(watch.offsets, startMs);
+		// A part the head left for its final look is read whole at it: nothing looks past it before.
+		const deferredFromMs = this.deferredFromMs();
+		const waiting = watch.pending.some((p) => !p.deferred);
 		const everyMs = passEveryMs(settings.intervalMs);
 
 		const wholePass = (watch.pass as Pass | undefined)?.finalUpToMs;
 		// Everything created up to finalDueMs is past the Late Window; the final looks go no further than the head.
-		const finalDueMs = indexMs - settings.lateWindowMs;
+		const finalDueMs = Math.min(indexMs - settings.lateWindowMs, deferredFromMs - 1);
 		const target = Math.min(finalDueMs, headBeforeMs);
-		if (ties && watch.pending.length === 0 && target - watch.floorMs >= TIES_FINAL_EVERY_MS) {
+		if (ties && !waiting && target > watch.floorMs && (target - watch.floorMs >= TIES_FINAL_EVERY_MS || target === deferredFromMs - 1)) {
 			// Where the index makes ties, what the Late Window has passed is read whole once, from the
 			// floor: a job posted late in the very millisecond of a known one is in no open stretch,
 			// and a count of the part cannot tell it from a job removed there. The read settles it.
@@ -494,7 +542,7 @@ export class SearchRun {
 				if (read.complete) settleRead(watch, part);
 				else if (read.unread?.toMs !== undefined) watch.pending.push({ ...part, toMs: read.unread.toMs, finalToMs: part.toMs });
 			}
-			if (watch.pending.length === 0 && target > watch.finalMs) {
+			if (!watch.pending.some((p) => !p.deferred) && target > watch.finalMs) {
 				const done = await this.askStretches({ fromMs: watch.finalMs + 1, toMs: target }, headBeforeMs, {
 					limit: Math.max(0, Math.ceil(this.budget.remaining() * share) - this.settleReserve(ties)),
 					onAsked: (stretch) => {
@@ -513,7 +561,7 @@ export class SearchRun {
 		// the head, so the span cannot grow), once its oldest part is an hour past its Late Window.
 		const quiet = watch.finalMs >= headBeforeMs && finalDueMs - watch.floorMs >= COUNT_AT_LEAST_EVERY_MS;
 		const countDue = !ties && (unsettled.toMs - watch.floorMs >= COUNT_AT_LEAST_EVERY_MS || quiet);
-		if (unsettled.toMs >= unsettled.fromMs && countDue && watch.pending.length === 0) {
+		if (unsettled.toMs >= unsettled.fromMs && countDue && !waiting) {
 			// Settled part by part: where the poll's requests run out (a busy search in a short
 			// poll), the parts already counted stay settled and the next poll goes on from there.
 			watch.floorMs = Math.max(watch.floorMs, await this.checkedUpTo(unsettled, false, ties));
@@ -539,7 +587,7 @@ export class SearchRun {
 		// Where requests are too scarce to ask every stretch, each part of the window gets one count
 		// once it is old enough that most of its late jobs have shown (YOUNG_CHECK_AGE_MS): it finds
 		// them, and jobs posted in the very millisecond of known ones, long before the final look.
-		const checkTo = Math.min(headBeforeMs, indexMs - YOUNG_CHECK_AGE_MS);
+		const checkTo = Math.min(headBeforeMs, indexMs - YOUNG_CHECK_AGE_MS, deferredFromMs - 1);
 		const checkFrom = Math.max(watch.checkedMs, watch.finalMs) + 1;
 		const checkDue =
 			checkTo - checkFrom >= YOUNG_CHECK_STEP_MS &&
@@ -580,8 +628,8 @@ export class SearchRun {
 				// Late ties are in no stretch: where the index makes them, a count of the young window
 				// finds them within a period, as far as the rows saved for it go (the final look, a whole
 				// read there, finds them anyway).
-				const young = { fromMs: Math.max(pass.fromMs, watch.finalMs + 1), toMs: pass.toMs };
-				if (ties) await this.forFreshness(async () => await this.check(young, false, ties));
+				const young = { fromMs: Math.max(pass.fromMs, watch.finalMs + 1), toMs: Math.min(pass.toMs, deferredFromMs - 1) };
+				if (ties && young.fromMs <= young.toMs) await this.forFreshness(async () => await this.check(young, false, ties));
 			}
 		}
 	}

@@ -30,6 +30,12 @@ export interface PendingRead extends Range {
 	 * already): the final looks stand at `finalToMs` once this part is read.
 	 */
 	finalToMs?: number;
+	/**
+	 * Left by the head for its final look (where the index makes ties, a job bought before it is
+	 * bought again at it): read once the Late Window has passed over `toMs` and the final looks
+	 * have come up to `fromMs`; nothing asks inside it before.
+	 */
+	deferred?: boolean;
 }
 
 /** What the trigger knows of the index, once activation has read the Late Window. */
@@ -110,7 +116,7 @@ interface StoredWatch {
 	floor: string;
 	seen: Record<string, number>;
 	gone?: string[];
-	pending?: { from: string; to: string; learnBefore?: string; finalTo?: string }[];
+	pending?: { from: string; to: string; learnBefore?: string; finalTo?: string; deferred?: boolean }[];
 	/**
 	 * No `finalUpTo`: a pass that gives no final look. A pass stored with a `cursor` instead of an
 	 * `askedTo` went down from the head (0.1.0-dev): it is dropped, and the next one starts afresh.
@@ -159,6 +165,7 @@ function readWatch(stored: StoredWatch): Watch {
 			...range(r),
 			...(r.learnBefore !== undefined ? { learnBeforeMs: time(r.learnBefore) } : {}),
 			...(r.finalTo !== undefined ? { finalToMs: time(r.finalTo) } : {}),
+			...(r.deferred === true ? { deferred: true } : {}),
 		})),
 		...(p?.askedTo !== undefined
 			? {
@@ -237,6 +244,7 @@ function storeWatch(watch: Watch): StoredWatch {
 			to: iso(r.toMs),
 			...(r.learnBeforeMs !== undefined ? { learnBefore: iso(r.learnBeforeMs) } : {}),
 			...(r.finalToMs !== undefined ? { finalTo: iso(r.finalToMs) } : {}),
+			...(r.deferred ? { deferred: true } : {}),
 		}));
 	}
 	if (watch.pass) {

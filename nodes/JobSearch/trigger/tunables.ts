@@ -166,6 +166,12 @@ export const SETTLE_RESERVED_REQUESTS = 2;
 export const SETTLE_URGENT_SHARE = 0.5;
 
 /**
+ * Where the index makes ties, the head reads this many rows at most: the rest is left for its final
+ * look, a whole read that would buy it again (a bulk import, a busy search polled hourly). A page.
+ */
+export const DEFER_AFTER_ROWS = 500;
+
+/**
  * Rows per new job that the counts which only make late jobs come sooner (the young window's, where
  * requests are scarce or the index makes ties) may spend beyond the rows of the jobs they find:
  * rows paid come before freshness, and the final looks find every job anyway. A new search starts
