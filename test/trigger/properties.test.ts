@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
 import { propertyParameters } from '../support/property';
-import { SHAPE_CASES, runCase } from '../../bench/triggerShapes';
+import { SHAPE_CASES, runCase, type ShapeCase } from '../../bench/triggerShapes';
 import { T0, busiestMinute, drive } from './drive';
 import { MINUTE, shownAt, type IndexedJob } from './indexModel';
 
@@ -231,43 +231,40 @@ describe('counterexamples the soak found, kept as they were found', () => {
 	});
 });
 
+/** One bench case over `days` (seed 7) at Every `every` Minutes: nothing lost, nothing twice, at most `rows` per job. */
+async function expectRowsPerJobAtMost(which: (c: ShapeCase) => boolean, every: number, days: number, rows: number): Promise<void> {
+	const { figures } = await runCase(SHAPE_CASES.find(which)!, every, days, 7);
+	expect(figures.lost).toEqual([]);
+	expect(figures.duplicates).toEqual([]);
+	expect(figures.rowsPerJob).toBeLessThanOrEqual(rows);
+}
+
 describe('rows where the index makes ties', () => {
 	it('pays about two rows a job, not three, where createdAt are whole minutes: late ties are found sooner only with the rows saved for it', async () => {
 		// One simulated day (seed 7) at Every 5 Minutes. Counting the young window at the end of every
 		// pass and halving down to each late tie paid 2.9 rows a job; the final looks, whole reads
 		// there, find every late tie anyway.
-		const { figures } = await runCase(SHAPE_CASES.find((c) => c.name.startsWith('ties'))!, 5, 1, 7);
-		expect(figures.lost).toEqual([]);
-		expect(figures.duplicates).toEqual([]);
-		expect(figures.rowsPerJob).toBeLessThanOrEqual(2.0);
+		await expectRowsPerJobAtMost((c) => c.name.startsWith('ties'), 5, 1, 2.0);
 	});
 });
 
 describe('rows where a bulk import comes', () => {
 	it('pays at most 1.5 rows per job through two imports of 3,000 jobs at Every 5 Minutes: a count for sooner late jobs reads no more than the rows saved for it, and the import\'s final look reads it whole once', async () => {
 		// Three simulated days (seed 7): a young count that reads an import's part whole paid 1.58.
-		const { figures } = await runCase(SHAPE_CASES.find((c) => c.name.startsWith('bursts'))!, 5, 3, 7);
-		expect(figures.lost).toEqual([]);
-		expect(figures.rowsPerJob).toBeLessThanOrEqual(1.5);
+		await expectRowsPerJobAtMost((c) => c.name.startsWith('bursts'), 5, 3, 1.5);
 	});
 });
 
 describe('rows where the final look reads whole what the head has bought', () => {
 	it('pays at most 1.3 rows per job through two imports at Every 15 Minutes: the head leaves an import past its first page for the final look, which buys it once', async () => {
 		// Three simulated days (seed 7): the head buying each import whole paid 1.64 (the final look reads it again).
-		const { figures } = await runCase(SHAPE_CASES.find((c) => c.name.startsWith('bursts'))!, 15, 3, 7);
-		expect(figures.lost).toEqual([]);
-		expect(figures.duplicates).toEqual([]);
-		expect(figures.rowsPerJob).toBeLessThanOrEqual(1.3);
+		await expectRowsPerJobAtMost((c) => c.name.startsWith('bursts'), 15, 3, 1.3);
 	});
 
 	it('pays at most 1.4 rows per job for a busy search with createdAt in whole seconds polled hourly: what the head leaves is read after the final looks reach it, and no count looks inside it before', async () => {
 		// Three simulated days (seed 7): 2.01 where the head bought every hour's jobs, 1.43 reading what
 		// it left before the final looks reached it, 1.45 counting the young window across it.
-		const { figures } = await runCase(SHAPE_CASES.find((c) => c.name.startsWith('busy: 1,500'))!, 60, 3, 7);
-		expect(figures.lost).toEqual([]);
-		expect(figures.duplicates).toEqual([]);
-		expect(figures.rowsPerJob).toBeLessThanOrEqual(1.4);
+		await expectRowsPerJobAtMost((c) => c.name.startsWith('busy: 1,500'), 60, 3, 1.4);
 	});
 });
 
@@ -275,9 +272,7 @@ describe('rows where requests are scarce', () => {
 	it('pays at most 1.3 rows per job at 150 jobs an hour polled hourly: the settling count takes no request from the final looks before it is urgent', async () => {
 		// Two simulated days (seed 7). Keeping requests for the count from the start pays about 1.6:
 		// the final looks fall further behind and read more parts whole, which settle by themselves.
-		const { figures } = await runCase(SHAPE_CASES.find((c) => c.name === 'batch, 150 an hour')!, 60, 2, 7);
-		expect(figures.lost).toEqual([]);
-		expect(figures.rowsPerJob).toBeLessThanOrEqual(1.3);
+		await expectRowsPerJobAtMost((c) => c.name === 'batch, 150 an hour', 60, 2, 1.3);
 	});
 });
 
