@@ -157,15 +157,14 @@ export class SearchRun {
 		return this.deps.now();
 	}
 
-	/** Every open stretch of `range`, one request each (oldest first unless asked otherwise); false if the poll stopped before the end. */
+	/** Every open stretch of `range`, one request each, oldest first; false if the poll stopped before the end. */
 	async askStretches(
 		range: Range,
 		lateBeforeMs: number,
-		options: { limit?: number; newestFirst?: boolean; onAsked?: (stretch: Range) => void } = {},
+		options: { limit?: number; onAsked?: (stretch: Range) => void } = {},
 	): Promise<boolean> {
-		const { limit = Infinity, newestFirst = false, onAsked } = options;
+		const { limit = Infinity, onAsked } = options;
 		const stretches = this.known.openStretches(range);
-		if (newestFirst) stretches.reverse();
 		let asked = 0;
 		for (const stretch of stretches) {
 			if (asked++ >= limit || this.reader.spent()) return false;
@@ -338,8 +337,8 @@ export class SearchRun {
 		if (!this.watch) return await this.learn();
 		const { known, reader } = this;
 		const watch = this.watch;
-		// Parts left to read whole come first, oldest first: a poll never leaves two holes. A part the
-		// head left for its final look waits until the final looks have come up to it.
+		// Parts left to read whole come first, oldest first: a poll never leaves two unfinished reads.
+		// A part the head left for its final look waits until the final looks have come up to it.
 		for (let i = 0; i < watch.pending.length; ) {
 			const part = watch.pending[i];
 			if (part.deferred && !this.deferredDue(part)) {
@@ -509,14 +508,14 @@ export class SearchRun {
 		const indexMs = indexNowMs(watch.offsets, startMs);
 		// A part the head left for its final look is read whole at it: nothing looks past it before.
 		const deferredFromMs = this.deferredFromMs();
-		const waiting = watch.pending.some((p) => !p.deferred);
+		const waiting = () => watch.pending.some((p) => !p.deferred);
 		const everyMs = passEveryMs(settings.intervalMs);
 
 		const wholePass = (watch.pass as Pass | undefined)?.finalUpToMs;
 		// Everything created up to finalDueMs is past the Late Window; the final looks go no further than the head.
 		const finalDueMs = Math.min(indexMs - settings.lateWindowMs, deferredFromMs - 1);
 		const target = Math.min(finalDueMs, headBeforeMs);
-		if (ties && !waiting && target > watch.floorMs && (target - watch.floorMs >= TIES_FINAL_EVERY_MS || target === deferredFromMs - 1)) {
+		if (ties && !waiting() && target > watch.floorMs && (target - watch.floorMs >= TIES_FINAL_EVERY_MS || target === deferredFromMs - 1)) {
 			// Where the index makes ties, what the Late Window has passed is read whole once, from the
 			// floor: a job posted late in the very millisecond of a known one is in no open stretch,
 			// and a count of the part cannot tell it from a job removed there. The read settles it.
@@ -542,7 +541,7 @@ export class SearchRun {
 				if (read.complete) settleRead(watch, part);
 				else if (read.unread?.toMs !== undefined) watch.pending.push({ ...part, toMs: read.unread.toMs, finalToMs: part.toMs });
 			}
-			if (!watch.pending.some((p) => !p.deferred) && target > watch.finalMs) {
+			if (!waiting() && target > watch.finalMs) {
 				const done = await this.askStretches({ fromMs: watch.finalMs + 1, toMs: target }, headBeforeMs, {
 					limit: Math.max(0, Math.ceil(this.budget.remaining() * share) - this.settleReserve(ties)),
 					onAsked: (stretch) => {
@@ -561,7 +560,7 @@ export class SearchRun {
 		// the head, so the span cannot grow), once its oldest part is an hour past its Late Window.
 		const quiet = watch.finalMs >= headBeforeMs && finalDueMs - watch.floorMs >= COUNT_AT_LEAST_EVERY_MS;
 		const countDue = !ties && (unsettled.toMs - watch.floorMs >= COUNT_AT_LEAST_EVERY_MS || quiet);
-		if (unsettled.toMs >= unsettled.fromMs && countDue && !waiting) {
+		if (unsettled.toMs >= unsettled.fromMs && countDue && !waiting()) {
 			// Settled part by part: where the poll's requests run out (a busy search in a short
 			// poll), the parts already counted stay settled and the next poll goes on from there.
 			watch.floorMs = Math.max(watch.floorMs, await this.checkedUpTo(unsettled, false, ties));
