@@ -196,6 +196,25 @@ describe('counterexamples the soak found, kept as they were found', () => {
 		expect(d.sent.sort()).toEqual(['1000', '1001']);
 	});
 
+	// Two jobs in one millisecond at activation (1000, 1001) and a third shown there a minute later
+	// (1002, a late tie). 1001 is posted again 20 minutes on, so the window held no two jobs in one
+	// millisecond any more: the final looks went stretch by stretch, and the count that settles them
+	// met 429s until 1000 was removed, four hours on, and then matched what was known.
+	it('sends a late tie whose twin was posted again and whose other twin is removed before the settling count (soak seed 211284054)', async () => {
+		const jobs: IndexedJob[] = [
+			{ uid: '1000', createdMs: T0, visibleMs: T0, goneMs: T0 + 240 * MINUTE },
+			{ uid: '1001', createdMs: T0, visibleMs: T0, repost: { createdMs: T0 + 20 * MINUTE, atMs: T0 + 21 * MINUTE } },
+			{ uid: '1002', createdMs: T0, visibleMs: T0 + MINUTE },
+		];
+		const d = drive(jobs, {
+			settings: { rowsPerRequest: 1, maxJobsPerPoll: 1, requestsPerMinute: 1, pollTimeMs: 36_000 },
+			behaviour: { share429: 0.3, share500: 0.1, retryAfterMs: 20_000, seed: 5, faultsFromMs: T0 + 1 },
+		});
+		await d.poll();
+		for (const gap of [1, 1, ...Array(40).fill(60)]) await d.poll(d.clock.ms + gap * MINUTE);
+		expect(d.sent).toEqual(['1002']);
+	});
+
 	it('sends a late tie in the millisecond of the newest job when nothing newer comes, before its twin is removed (soak seed 209043160)', async () => {
 		// 1000 shows three minutes after 1001, in its millisecond, the newest of the day; 1001 is
 		// removed four hours later. The final looks stood at the head, the settling part spanned 59

@@ -23,6 +23,7 @@ const watch: Watch = {
 	wholePasses: false,
 	checkedMs: T0 - 20 * MINUTE,
 	tiesSeenMs: T0 - 3,
+	tiesAtMs: T0 - 20 * MINUTE,
 	spareRows: 12.5,
 	offsets: [{ atMs: T0 - MINUTE, offsetMs: -90_000 }],
 };

@@ -20,6 +20,8 @@ export class Known {
 	goneFound = 0;
 	/** Two jobs read in one millisecond in this poll: the index makes ties. */
 	tiesFound = false;
+	/** The newest millisecond in which this poll read a second job (-Infinity: none). */
+	tiesAtMs = -Infinity;
 	private readonly absorbed = new Set<string>();
 	/** How many known jobs stand at each millisecond (gone ones included): a new one beside them is a tie. */
 	private readonly atMs = new Map<number, number>();
@@ -62,7 +64,10 @@ export class Known {
 				}
 				continue;
 			}
-			if ((this.atMs.get(read.createdMs) ?? 0) > 0) this.tiesFound = true;
+			if ((this.atMs.get(read.createdMs) ?? 0) > 0) {
+				this.tiesFound = true;
+				this.tiesAtMs = Math.max(this.tiesAtMs, read.createdMs);
+			}
 			this.seen.set(uid, read.createdMs);
 			this.place(undefined, read.createdMs);
 			fresh++;

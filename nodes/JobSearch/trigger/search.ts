@@ -371,7 +371,17 @@ export class SearchRun {
 	private makesTies(headMs: number): boolean {
 		const watch = this.watch!;
 		const tiesFromMs = watch.floorMs + 1 - this.settings.lateWindowMs;
-		return watch.tiesSeenMs > this.startMs - DAY_MS && (this.known.coarseTimes() || this.known.hasTies({ fromMs: tiesFromMs, toMs: headMs }));
+		const recent = watch.tiesSeenMs > this.startMs - DAY_MS;
+		// Where a tie was seen counts even once its twin has moved (posted again) or gone: the late
+		// tie its millisecond may still get is in no stretch, and a count can miss it.
+		return recent && (this.known.coarseTimes() || watch.tiesAtMs >= tiesFromMs || this.known.hasTies({ fromMs: tiesFromMs, toMs: headMs }));
+	}
+
+	/** Keeps when and where this poll found two jobs in one millisecond. */
+	private noteTies(watch: Watch): void {
+		if (!this.known.tiesFound) return;
+		watch.tiesSeenMs = this.startMs;
+		watch.tiesAtMs = Math.max(watch.tiesAtMs, this.known.tiesAtMs);
 	}
 
 	/** Where the oldest part the head left for its final look begins: no final look, count or pass goes past it unread. */
@@ -426,7 +436,7 @@ export class SearchRun {
 			}
 		}
 		watch.headMs = Math.max(watch.headMs, newestMs);
-		if (known.tiesFound) watch.tiesSeenMs = this.startMs;
+		this.noteTies(watch);
 		return true;
 	}
 
@@ -466,9 +476,12 @@ export class SearchRun {
 		const newestMs = known.newestRead();
 		const pending: PendingRead[] = [];
 		if (!read.complete && read.unread?.toMs !== undefined) {
-			// What is left of the activation read is learned like the rest of it (all of it, unless the
-			// activation came late and jobs posted since the first attempt are to be sent).
-			pending.push({ fromMs: windowFromMs, toMs: read.unread.toMs, learnBeforeMs: Math.min(learnBeforeMs, read.unread.toMs + 1) });
+			// What is left of the activation read is read on a later poll, when what the index shows
+			// there may have come into view since the activation (a late tie, a straggler): as for an
+			// activation read that came late, the jobs posted in the index's usual delay before the
+			// activation are sent rather than risk losing one; the older ones are learned.
+			const restLearnBeforeMs = Math.min(learnBeforeMs, this.previous.activatedMs - INDEX_LAG_GUESS_MS);
+			pending.push({ fromMs: windowFromMs, toMs: read.unread.toMs, learnBeforeMs: Math.min(restLearnBeforeMs, read.unread.toMs + 1) });
 		}
 		this.watch = {
 			headMs: Math.max(windowFromMs - 1, newestMs),
@@ -482,6 +495,7 @@ export class SearchRun {
 			wholePasses: true,
 			checkedMs: Math.max(windowFromMs - 1, newestMs),
 			tiesSeenMs: known.tiesFound ? startMs : 0,
+			tiesAtMs: known.tiesAtMs,
 			spareRows: FRESHNESS_ROWS_START,
 			offsets: withOffset([], this.now, newestMs),
 		};
@@ -655,7 +669,7 @@ export class SearchRun {
 		let capped = 0;
 		let watch = this.watch;
 		if (watch) {
-			if (known.tiesFound) watch.tiesSeenMs = this.startMs;
+			this.noteTies(watch);
 			const pruned = pruneSeen(known.seen, known.gone, watch.floorMs, this.settings.maxSeenUids ?? MAX_SEEN_UIDS);
 			capped = pruned.capped;
 			const floorMs = pruned.floorMs;

@@ -60,6 +60,8 @@ export interface Watch {
 	checkedMs: number;
 	/** When the index last showed two jobs in one millisecond (0: never): counts are then needed to find late ties. */
 	tiesSeenMs: number;
+	/** The newest createdAt at which the index showed two jobs (-Infinity: none): where a late tie may come. */
+	tiesAtMs: number;
 	/** Rows the counts that only make late jobs come sooner may still spend (FRESHNESS_ROWS_PER_JOB). */
 	spareRows: number;
 	/**
@@ -126,6 +128,7 @@ interface StoredWatch {
 	wholePasses: boolean;
 	checked: string;
 	tiesSeen: number;
+	tiesAt?: string;
 	spareRows?: number;
 	offsets: { at: string; offsetMs: number }[];
 }
@@ -182,6 +185,7 @@ function readWatch(stored: StoredWatch): Watch {
 		wholePasses: stored.wholePasses === true,
 		checkedMs: time(stored.checked),
 		tiesSeenMs: finite(stored.tiesSeen, 0),
+		tiesAtMs: stored.tiesAt === undefined ? -Infinity : time(stored.tiesAt),
 		spareRows: stored.spareRows === undefined ? FRESHNESS_ROWS_START : finite(stored.spareRows),
 		offsets: (Array.isArray(stored.offsets) ? stored.offsets : []).map((o) => ({ atMs: time(o.at), offsetMs: finite(o.offsetMs) })),
 	};
@@ -234,6 +238,7 @@ function storeWatch(watch: Watch): StoredWatch {
 		wholePasses: watch.wholePasses,
 		checked: iso(watch.checkedMs),
 		tiesSeen: watch.tiesSeenMs,
+		...(Number.isFinite(watch.tiesAtMs) ? { tiesAt: iso(watch.tiesAtMs) } : {}),
 		spareRows: watch.spareRows,
 		offsets: watch.offsets.map((o) => ({ at: iso(o.atMs), offsetMs: o.offsetMs })),
 	};
