@@ -491,3 +491,15 @@ describe('the uids kept', () => {
 		expect(d.watch!.checkedMs).toBeGreaterThan(T0 + 4 * HOUR - YOUNG_CHECK_AGE_MS - 15 * MINUTE);
 	});
 });
+	it('sends a job that comes into view after activation in the part of the activation read left for the next poll, with the jobs posted in the index\'s usual delay before it, and learns the older ones', async () => {
+		// One row a request, one request a minute: the activation reads the two newest jobs only. Job
+		// 9, posted 8 minutes before activation, comes into view a minute after it, in the part left.
+		const jobs = [job(1, T0 - 50 * MINUTE, T0 - 49 * MINUTE), job(2, T0 - 40 * MINUTE, T0 - 39 * MINUTE), job(3, T0 - 10 * MINUTE, T0 - 9 * MINUTE), job(4, T0 - 5 * MINUTE, T0 - 4 * MINUTE), job(5, T0 - 2 * MINUTE, T0 - MINUTE), job(9, T0 - 8 * MINUTE, T0 + MINUTE)];
+		const d = drive(jobs, { settings: { rowsPerRequest: 1, requestsPerMinute: 1, pollTimeMs: 12_000 } });
+		await d.poll();
+		expect(d.watch!.pending).toHaveLength(1);
+		await d.pollUntil(T0 + 3 * HOUR);
+		// Job 3 had come into view before the activation, but nothing tells it from job 9: both are sent.
+		expect(d.sent.sort()).toEqual(['3', '9']);
+	});
+
