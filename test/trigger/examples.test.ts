@@ -1,5 +1,5 @@
 import { FRESHNESS_ROWS_MAX, FRESHNESS_ROWS_PER_JOB, FRESHNESS_ROWS_START, LEARN_MAX_ROWS, MAX_SEEN_UIDS, TROUBLE_REPORT_AFTER_MS, YOUNG_CHECK_AGE_MS } from '../../nodes/JobSearch/trigger/tunables';
-import { passEveryMs } from '../../nodes/JobSearch/trigger/cycle';
+import { ONE_SEARCH, passEveryMs } from '../../nodes/JobSearch/trigger/cycle';
 import { T0, busiestMinute, drive, uidsOf } from './drive';
 import { HOUR, MINUTE, SharedKey, generateIndex, type IndexedJob } from './indexModel';
 
@@ -253,16 +253,62 @@ describe('jobs posted again and jobs in one millisecond', () => {
 		const first = d.sent.filter((uid) => Number(uid) >= 5000).length;
 		expect(first).toBeGreaterThan(400);
 		expect(first).toBeLessThanOrEqual(500);
-		// Nothing asks inside the rest before its final look, an hour after its posting.
-		await d.pollUntil(T0 + 90 * MINUTE, 15);
+		// Nothing asks inside the rest before its final look, once the Late Window has passed over it,
+		// and that look reads it at the first poll after (not once the final looks below reach it).
+		await d.pollUntil(T0 + 70 * MINUTE, 15);
 		expect(d.sent.filter((uid) => Number(uid) >= 5000)).toHaveLength(first);
+		// The rest ends with its 1,000th job; the index's clock runs a minute or two behind n8n's here.
+		const dueMs = T0 + 10 * MINUTE + (1000 / perSecond) * 1000 + 60 * MINUTE + 3 * MINUTE;
+		while (d.clock.ms < dueMs) await d.poll(d.clock.ms + 15 * MINUTE);
+		expect(d.sent.filter((uid) => Number(uid) >= 5000)).toHaveLength(imported.length);
 		await d.pollUntil(T0 + 180 * MINUTE, 15);
 		expect(d.sent.filter((uid) => Number(uid) >= 5000).sort()).toEqual(imported.map((j) => j.uid).sort());
 		expect(new Set(d.sent).size).toBe(d.sent.length);
 		// At most: the steady jobs posted since twice (at the head, again at their final look), those
-		// learned at activation once more, the import's first 500 twice and the rest once.
+		// learned at activation once more, the import's first 500 twice and the rest once, and the
+		// second each page of the rest's read begins with (read again, as a page boundary is), three pages.
 		const steadySince = d.sent.length - imported.length;
-		expect(d.index.rows() - rowsBefore).toBeLessThanOrEqual(2 * steadySince + learned + 2 * 500 + 1000);
+		expect(d.index.rows() - rowsBefore).toBeLessThanOrEqual(2 * steadySince + learned + 2 * 500 + 1000 + 3 * perSecond);
+	});
+
+	it('leaves one part for the final look per ten minutes of postings on a busy search polled every minute, not one a poll, and sends each of its jobs once', async () => {
+		// Two jobs in each whole second (7,200 an hour), each shown half a minute after it is posted:
+		// the head buys what its ahead rows allow and leaves the rest, at every poll.
+		const jobs = Array.from({ length: 2 * 3600 * 2 }, (_, i) => job(10_000 + i, T0 - 30 * MINUTE + Math.floor(i / 2) * 1000, T0 - 30 * MINUTE + Math.floor(i / 2) * 1000 + 30_000));
+		const d = drive(jobs, { settings: { maxJobsPerPoll: 10_000 } });
+		await d.poll();
+		let most = 0;
+		const sentAt = new Map<string, number>();
+		for (let t = 1; t <= 150; t++) {
+			await d.poll(T0 + t * MINUTE);
+			most = Math.max(most, d.watch!.pending.filter((p) => p.deferred).length);
+			for (const uid of d.sent) if (!sentAt.has(uid)) sentAt.set(uid, T0 + t * MINUTE);
+		}
+		expect(most).toBeGreaterThan(1);
+		expect(most).toBeLessThanOrEqual(8);
+		const owed = jobs.filter((j) => j.visibleMs > T0 && j.visibleMs <= T0 + 60 * MINUTE).map((j) => j.uid);
+		expect(new Set(d.sent).size).toBe(d.sent.length);
+		expect(owed.filter((uid) => !sentAt.has(uid))).toEqual([]);
+		// What the final looks send earns the head its ahead rows: a quarter of a row a job.
+		const lately = jobs.filter((j) => j.visibleMs > T0 + 75 * MINUTE && j.visibleMs <= T0 + 90 * MINUTE);
+		const atOnce = lately.filter((j) => sentAt.get(j.uid)! <= j.visibleMs + 2 * MINUTE);
+		expect(atOnce.length / lately.length).toBeGreaterThan(0.15);
+	});
+
+	it('reads its head whole again within the hour once its ahead rows ran out, where few jobs come (a job every four minutes, two in its second)', async () => {
+		const jobs = Array.from({ length: 2 * 60 }, (_, i) => job(100 + i, T0 - 60 * MINUTE + Math.floor(i / 2) * 4 * MINUTE, T0 - 60 * MINUTE + Math.floor(i / 2) * 4 * MINUTE + 30_000));
+		const d = drive(jobs, { settings: { intervalMs: 15 * MINUTE, pollTimeMs: 12 * MINUTE } });
+		await d.poll();
+		// A bulk import spent them (the state as a poll after it leaves it).
+		d.state!.searches[ONE_SEARCH].watch!.aheadRows = 0;
+		const sentAt = new Map<string, number>();
+		for (let t = 15; t <= 180; t += 15) {
+			await d.poll(T0 + t * MINUTE);
+			for (const uid of d.sent) if (!sentAt.has(uid)) sentAt.set(uid, T0 + t * MINUTE);
+		}
+		const shownLater = jobs.filter((j) => j.visibleMs > T0 + 60 * MINUTE && j.visibleMs <= T0 + 165 * MINUTE);
+		expect(shownLater.length).toBeGreaterThan(40);
+		expect(shownLater.filter((j) => sentAt.get(j.uid) !== T0 + Math.ceil((j.visibleMs - T0) / (15 * MINUTE)) * 15 * MINUTE).map((j) => j.uid)).toEqual([]);
 	});
 
 	/** Two jobs in one millisecond and a third, polled for 25 minutes; then job 4 shows in the first two's millisecond. */

@@ -280,6 +280,16 @@ describe('rows where the final look reads whole what the head has bought', () =>
 		await expectRowsPerJobAtMost((c) => c.name.startsWith('bursts'), 15, 3, 1.3);
 	});
 
+	it('pays at most 1.5 rows per job for a busy search with createdAt in whole seconds at Every 5 Minutes: the head buys ahead of the final look only what its ahead rows allow, and leaves the rest for it', async () => {
+		// One simulated day (seed 7): 2.06 where the head bought every job before its final look.
+		await expectRowsPerJobAtMost((c) => c.name.startsWith('busy: 1,500'), 5, 1, 1.5);
+	});
+
+	it('pays at most 1.6 rows per job for a busy search shown out of order at Every 5 Minutes: the passes that find its late jobs spend the same ahead rows', async () => {
+		// One simulated day (seed 7): 1.85 where the passes bought what they found before its final look.
+		await expectRowsPerJobAtMost((c) => c.name.startsWith('busy out of order'), 5, 1, 1.6);
+	});
+
 	it('pays at most 1.4 rows per job for a busy search with createdAt in whole seconds polled hourly: what the head leaves is read after the final looks reach it, and no count looks inside it before', async () => {
 		// Three simulated days (seed 7): 2.01 where the head bought every hour's jobs, 1.43 reading what
 		// it left before the final looks reached it, 1.45 counting the young window across it.

@@ -1,6 +1,6 @@
 import { pruneSeen } from '../../nodes/JobSearch/trigger/cycle';
 import { readState, writeState, type TriggerState, type Watch } from '../../nodes/JobSearch/trigger/state';
-import { FRESHNESS_ROWS_START, REPOST_MEMORY_MS } from '../../nodes/JobSearch/trigger/tunables';
+import { DEFER_AFTER_ROWS, FRESHNESS_ROWS_START, REPOST_MEMORY_MS } from '../../nodes/JobSearch/trigger/tunables';
 import { MINUTE } from './indexModel';
 
 const T0 = Date.UTC(2026, 10, 20, 8, 0, 0);
@@ -25,6 +25,7 @@ const watch: Watch = {
 	tiesSeenMs: T0 - 3,
 	tiesAtMs: T0 - 20 * MINUTE,
 	spareRows: 12.5,
+	aheadRows: 37.25,
 	offsets: [{ atMs: T0 - MINUTE, offsetMs: -90_000 }],
 };
 
@@ -90,6 +91,16 @@ describe('the stored state', () => {
 		expect(spareRows).toBe(watch.spareRows);
 		const read = readState({ ...stored, searches: { a1b2c3d4: { ...stored.searches.a1b2c3d4, watch: before } } });
 		expect(read?.searches.a1b2c3d4.watch?.spareRows).toBe(FRESHNESS_ROWS_START);
+	});
+
+	it('reads a state saved before the ahead rows were kept as a search with the ahead rows a new one starts with', () => {
+		const staticData: Record<string, unknown> = {};
+		writeState(staticData as never, state);
+		const stored = JSON.parse(JSON.stringify(staticData));
+		const { aheadRows, ...before } = stored.searches.a1b2c3d4.watch;
+		expect(aheadRows).toBe(watch.aheadRows);
+		const read = readState({ ...stored, searches: { a1b2c3d4: { ...stored.searches.a1b2c3d4, watch: before } } });
+		expect(read?.searches.a1b2c3d4.watch?.aheadRows).toBe(DEFER_AFTER_ROWS);
 	});
 
 	it('drops a pass stored by a version whose passes went down from the head, and keeps the rest of the state', () => {

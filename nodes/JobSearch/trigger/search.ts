@@ -5,6 +5,8 @@ import { RequestBudget, windowCap } from './requests';
 import type { Pass, PendingRead, Range, SearchState, Watch } from './state';
 import {
 	ACTIVATION_READ_GRACE_MS,
+	AHEAD_ROWS_PER_HOUR,
+	AHEAD_ROWS_PER_JOB,
 	CHECK_MIN_ROWS,
 	COUNT_AT_LEAST_EVERY_MS,
 	COUNT_MAX_KNOWN,
@@ -38,7 +40,8 @@ import {
 } from './tunables';
 
 const MINUTE_MS = 60_000;
-const DAY_MS = 24 * 60 * MINUTE_MS;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
 
 /** How often the unsettled window is asked again: a job shown late then waits at most FRESHNESS_MS after the poll that could see it. */
 export function passEveryMs(intervalMs: number): number {
@@ -198,6 +201,21 @@ export class SearchRun {
 	}
 
 	/**
+	 * Where the index makes ties, a job bought before its final look is bought again at it (a whole
+	 * read): such reads spend the ahead rows (AHEAD_ROWS_PER_JOB), and stop where they run out.
+	 */
+	private async ahead<T>(ties: boolean, read: () => Promise<T>): Promise<T> {
+		if (!ties) return await read();
+		const watch = this.watch!;
+		const rowsBefore = this.reader.rows;
+		try {
+			return await this.reader.within(Math.max(0, Math.floor(watch.aheadRows)), read);
+		} finally {
+			watch.aheadRows = Math.max(0, watch.aheadRows - (this.reader.rows - rowsBefore));
+		}
+	}
+
+	/**
 	 * Requests the final looks leave for the count that settles what already had its final look,
 	 * once unsettled uids fill half the uid cap: without them a poll short of requests (a busy
 	 * search in n8n 2.41's 5-minute polls) spends all on final looks, never settles, and the cap
@@ -338,13 +356,16 @@ export class SearchRun {
 		const { known, reader } = this;
 		const watch = this.watch;
 		// Parts left to read whole come first, oldest first: a poll never leaves two unfinished reads.
-		// A part the head left for its final look waits until the final looks have come up to it.
+		// A part the head left for its final look waits until the Late Window has passed over it,
+		// and is read from where the final looks stand (a whole read there, the index making ties):
+		// so the parts left by several polls are read in one, however few polls there are.
 		for (let i = 0; i < watch.pending.length; ) {
-			const part = watch.pending[i];
-			if (part.deferred && !this.deferredDue(part)) {
+			const left = watch.pending[i];
+			if (left.deferred && !this.deferredDue(left)) {
 				i++;
 				continue;
 			}
+			const part = left.deferred ? { ...left, fromMs: Math.min(left.fromMs, watch.finalMs + 1) } : left;
 			const read = await reader.within(rows - reader.rows, async () => await reader.readRange(part, known.activeAt));
 			known.absorb(part.finalToMs !== undefined ? Infinity : -Infinity, part.learnBeforeMs);
 			if (!read.complete) {
@@ -389,10 +410,14 @@ export class SearchRun {
 		return Math.min(Infinity, ...this.watch!.pending.filter((p) => p.deferred).map((p) => p.fromMs));
 	}
 
-	/** A part the head left for its final look is read once the Late Window has passed over it and the final looks stand just below it. */
+	/**
+	 * A part the head left for its final look is read once the Late Window has passed over it, and
+	 * no other part below it waits to be read whole (it is read from where the final looks stand).
+	 */
 	private deferredDue(part: PendingRead): boolean {
 		const watch = this.watch!;
-		return indexNowMs(watch.offsets, this.startMs) - this.settings.lateWindowMs >= part.toMs && watch.finalMs + 1 >= part.fromMs;
+		const readBelow = watch.finalMs + 1 >= part.fromMs || !watch.pending.some((p) => !p.deferred && p.fromMs < part.fromMs);
+		return indexNowMs(watch.offsets, this.startMs) - this.settings.lateWindowMs >= part.toMs && readBelow;
 	}
 
 	/** Reads every job created after the newest one read; false if the poll stopped before the end. */
@@ -404,30 +429,42 @@ export class SearchRun {
 		let range: TimeRange = { fromMs };
 		let head: RangeRead;
 		let deferred = false;
+		// Where the index makes ties, the final look reads every part whole, so what the head buys
+		// now is bought again then: past what its ahead rows allow (a busy search), or past
+		// DEFER_AFTER_ROWS (a bulk import), the head leaves the rest for that final look, which buys
+		// it once. It reads one row at least: the newest job tells where the part left ends.
+		const tiesKnown = this.makesTies(watch.headMs);
+		const headRowsBefore = reader.rows;
 		this.meetingHeads = true;
 		for (;;) {
-			// Where the index makes ties, the final look reads every part whole, so what the head buys
-			// now is bought again then: past DEFER_AFTER_ROWS (a bulk import, a busy search polled
-			// hourly), the head leaves the rest for that final look, which buys it once.
 			const rowsBefore = reader.rows;
 			const room = rows - reader.rows;
-			const chunk = Math.min(room, DEFER_AFTER_ROWS);
+			const chunk = Math.min(room, DEFER_AFTER_ROWS, tiesKnown ? Math.max(1, Math.floor(watch.aheadRows)) : Infinity);
 			head = await reader.within(chunk, async () => await reader.readRange(range, known.activeAt));
 			this.meetingHeads = false;
 			known.absorb();
 			const unreadToMs = head.unread?.toMs;
 			if (head.complete || unreadToMs === undefined || reader.interruptedBy || chunk === room || reader.rows - rowsBefore < chunk) break;
-			if (known.tiesFound || this.makesTies(watch.headMs)) {
+			if (tiesKnown || known.tiesFound || this.makesTies(watch.headMs)) {
 				deferred = true;
 				break;
 			}
 			range = { fromMs, toMs: unreadToMs };
 		}
+		// What was bought before ties were known is not held against the next polls.
+		if (tiesKnown || known.tiesFound) watch.aheadRows = Math.max(0, watch.aheadRows - (reader.rows - headRowsBefore));
 		const newestMs = known.newestRead();
 		if (newestMs > newestBefore && newestMs >= fromMs) watch.offsets = withOffset(watch.offsets, this.now, newestMs);
 		if (!head.complete) {
 			if (head.unread?.toMs !== undefined) {
-				watch.pending.push({ fromMs, toMs: head.unread.toMs, ...(deferred ? { deferred: true, finalToMs: head.unread.toMs } : {}) });
+				const left: PendingRead = { fromMs, toMs: head.unread.toMs, ...(deferred ? { deferred: true, finalToMs: head.unread.toMs } : {}) };
+				// Left parts close together become one (the jobs the head read between them are bought
+				// again at the final look anyway): one read of it, not one a poll, and the reads of them
+				// keep ahead of the polls that leave them.
+				const last = watch.pending[watch.pending.length - 1];
+				if (deferred && last?.deferred && left.toMs - last.fromMs <= TIES_FINAL_EVERY_MS) {
+					watch.pending[watch.pending.length - 1] = { ...last, toMs: left.toMs, finalToMs: left.toMs };
+				} else watch.pending.push(left);
 				watch.headMs = Math.max(watch.headMs, newestMs);
 			}
 			if (!deferred) {
@@ -497,6 +534,7 @@ export class SearchRun {
 			tiesSeenMs: known.tiesFound ? startMs : 0,
 			tiesAtMs: known.tiesAtMs,
 			spareRows: FRESHNESS_ROWS_START,
+			aheadRows: DEFER_AFTER_ROWS,
 			offsets: withOffset([], this.now, newestMs),
 		};
 		this.headRead = true;
@@ -627,14 +665,16 @@ export class SearchRun {
 			const left = { fromMs: Math.max(pass.fromMs, pass.askedToMs + 1), toMs: pass.toMs };
 			const quota = sweepQuota(pass, known.openStretches(left).length, startMs, startMs - this.lastPollMs, everyMs);
 			const givesFinalLooks = pass.finalUpToMs !== -Infinity;
-			const done = await this.askStretches(left, headBeforeMs, {
-				limit: quota,
-				onAsked: (stretch) => {
-					// Asked in order up from the final looks' edge, after the Late Window had passed over it: its final look.
-					if (givesFinalLooks && watch.finalMs >= pass.askedToMs) watch.finalMs = Math.max(watch.finalMs, Math.min(stretch.toMs, finalDueMs));
-					pass.askedToMs = stretch.toMs;
-				},
-			});
+			const done = await this.ahead(ties, async () =>
+				await this.askStretches(left, headBeforeMs, {
+					limit: quota,
+					onAsked: (stretch) => {
+						// Asked in order up from the final looks' edge, after the Late Window had passed over it: its final look.
+						if (givesFinalLooks && watch.finalMs >= pass.askedToMs) watch.finalMs = Math.max(watch.finalMs, Math.min(stretch.toMs, finalDueMs));
+						pass.askedToMs = stretch.toMs;
+					},
+				}),
+			);
 			if (done) {
 				delete watch.pass;
 				this.passDone = true;
@@ -679,7 +719,9 @@ export class SearchRun {
 				.map((p) => ({ ...p, fromMs: Math.max(p.fromMs, floorMs + 1) }));
 			const pass = watch.pass && { ...watch.pass, fromMs: Math.max(watch.pass.fromMs, finalMs + 1) };
 			const spareRows = Math.min(FRESHNESS_ROWS_MAX, watch.spareRows + FRESHNESS_ROWS_PER_JOB * known.fresh.length);
-			watch = { ...watch, seen: pruned.seen, gone: pruned.gone, floorMs, finalMs, pending, spareRows, ...(pass ? { pass } : {}) };
+			const hours = Math.max(0, this.startMs - this.lastPollMs) / HOUR_MS;
+			const aheadRows = Math.min(DEFER_AFTER_ROWS, watch.aheadRows + AHEAD_ROWS_PER_JOB * known.fresh.length + AHEAD_ROWS_PER_HOUR * hours);
+			watch = { ...watch, seen: pruned.seen, gone: pruned.gone, floorMs, finalMs, pending, spareRows, aheadRows, ...(pass ? { pass } : {}) };
 			if (!pass) delete watch.pass;
 		}
 		return {

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { TimeRange } from '../paging/reader';
 import type { RequestLedger } from './requests';
-import { FRESHNESS_ROWS_START } from './tunables';
+import { DEFER_AFTER_ROWS, FRESHNESS_ROWS_START } from './tunables';
 
 export type Range = Required<TimeRange>;
 
@@ -64,6 +64,8 @@ export interface Watch {
 	tiesAtMs: number;
 	/** Rows the counts that only make late jobs come sooner may still spend (FRESHNESS_ROWS_PER_JOB). */
 	spareRows: number;
+	/** Where the index makes ties, rows the head may still buy ahead of the final look (AHEAD_ROWS_PER_JOB). */
+	aheadRows: number;
 	/**
 	 * The largest (createdAt − host time) seen at a head read, lately: the index's clock is at
 	 * least the host's plus this, whatever the skew between them. Ages are measured from it.
@@ -130,6 +132,7 @@ interface StoredWatch {
 	tiesSeen: number;
 	tiesAt?: string;
 	spareRows?: number;
+	aheadRows?: number;
 	offsets: { at: string; offsetMs: number }[];
 }
 
@@ -187,6 +190,7 @@ function readWatch(stored: StoredWatch): Watch {
 		tiesSeenMs: finite(stored.tiesSeen, 0),
 		tiesAtMs: stored.tiesAt === undefined ? -Infinity : time(stored.tiesAt),
 		spareRows: stored.spareRows === undefined ? FRESHNESS_ROWS_START : finite(stored.spareRows),
+		aheadRows: stored.aheadRows === undefined ? DEFER_AFTER_ROWS : finite(stored.aheadRows),
 		offsets: (Array.isArray(stored.offsets) ? stored.offsets : []).map((o) => ({ atMs: time(o.at), offsetMs: finite(o.offsetMs) })),
 	};
 }
@@ -240,6 +244,7 @@ function storeWatch(watch: Watch): StoredWatch {
 		tiesSeen: watch.tiesSeenMs,
 		...(Number.isFinite(watch.tiesAtMs) ? { tiesAt: iso(watch.tiesAtMs) } : {}),
 		spareRows: watch.spareRows,
+		aheadRows: watch.aheadRows,
 		offsets: watch.offsets.map((o) => ({ at: iso(o.atMs), offsetMs: o.offsetMs })),
 	};
 	if (watch.gone.size > 0) stored.gone = [...watch.gone];

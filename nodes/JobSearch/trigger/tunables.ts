@@ -172,6 +172,17 @@ export const SETTLE_URGENT_SHARE = 0.5;
 export const DEFER_AFTER_ROWS = 500;
 
 /**
+ * Where the index makes ties, every row the head buys is bought again by the final look, so the
+ * head buys at most this many rows per new job, and this many an hour besides (up to
+ * DEFER_AFTER_ROWS at once), and leaves the rest for the final look, which buys it once: rows paid
+ * come before freshness. A search of up to about 150 matches an hour is read whole at its head; a
+ * busy one (1,500) pays under 1.5 rows a job and sends about three in ten of its jobs at once, the rest
+ * with their final look.
+ */
+export const AHEAD_ROWS_PER_JOB = 0.25;
+export const AHEAD_ROWS_PER_HOUR = 100;
+
+/**
  * Rows per new job that the counts which only make late jobs come sooner (the young window's, where
  * requests are scarce or the index makes ties) may spend beyond the rows of the jobs they find:
  * rows paid come before freshness, and the final looks find every job anyway. A new search starts
