@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { propertyParameters } from '../support/property';
 import { SHAPE_CASES, runCase, type ShapeCase } from '../../bench/triggerShapes';
 import { T0, busiestMinute, drive } from './drive';
-import { MINUTE, shownAt, type IndexedJob } from './indexModel';
+import { HARSH, HOUR, MINUTE, generateIndex, shownAt, type IndexedJob } from './indexModel';
+import { defaultSettings, simulate } from './simulation';
 
 // Properties of the poll cycle over random postings and polls, each with a fixed seed (npm run
 // soak runs them many times more from fresh, printed seeds). A counterexample becomes a named
@@ -154,6 +155,37 @@ describe('on the index shapes it cannot see', () => {
 });
 
 describe('counterexamples the soak found, kept as they were found', () => {
+	// Soak at 300x on a448a7d, and on fb82f43 before it: the case DESIGN.md leaves open, made likely
+	// by the postings' whole minutes. 1002 is posted again at 440 min, the minute of 1000, which the
+	// index shows a minute later: a late tie the trigger cannot tell from chance (it never saw two
+	// jobs in one millisecond). With one request a minute and 500s, the count that settles 440 came
+	// after 1003 was removed and matched what was known. Marked failing until it is closed: the
+	// test then fails, and becomes a plain one.
+	it.failing('sends a job posted after two ties, one reposted and the other removed, with one request a minute and passing faults (soak seed 231826694)', async () => {
+		const postings: Posting[] = [
+			{ at: 440, lag: 2, tie: false, goneAfter: null, repostAfter: null },
+			{ at: 0, lag: 0, tie: false, goneAfter: null, repostAfter: null },
+			{ at: 395, lag: 0, tie: true, goneAfter: null, repostAfter: 40 },
+			{ at: 295, lag: 22, tie: true, goneAfter: 240, repostAfter: null },
+		];
+		const { jobs, d } = await run(postings, [69, 12], { rowsPerRequest: 1, maxJobsPerPoll: 1, requestsPerMinute: 1, pollTimeMs: 36_000 }, { share429: 0, share500: 0.1 }, true);
+		expectExactlyOnce(d.sent, jobs, d.clock.ms);
+		expect(d.watch!.pending).toEqual([]);
+	});
+
+	// Soak at 300x on a448a7d, and on fb82f43 before it, the same case: 1002 is posted again at 270
+	// min, the minute of 1001, shown two minutes later; 1000 was removed, and the count matched.
+	it.failing('sends every job where a removed job precedes two ties, one reposted, with one request a minute and passing faults (soak seed 229029002)', async () => {
+		const postings: Posting[] = [
+			{ at: 75, lag: 38, tie: false, goneAfter: 50, repostAfter: null },
+			{ at: 265, lag: 2, tie: true, goneAfter: null, repostAfter: null },
+			{ at: 225, lag: 0, tie: true, goneAfter: null, repostAfter: 40 },
+		];
+		const { jobs, d } = await run(postings, [12, 8, 79, 63, 46, 10, 50, 1, 1, 1, 1], { rowsPerRequest: 1, maxJobsPerPoll: 1, requestsPerMinute: 1, pollTimeMs: 36_000 }, { share429: 0, share500: 0.1 }, false);
+		expectExactlyOnce(d.sent, jobs, d.clock.ms);
+		expect(d.watch!.pending).toEqual([]);
+	});
+
 	const caseNamed = (name: string) => SHAPE_CASES.find((c) => c.name === name)!;
 	const expectEveryJobOnce = async (name: string, seed: number) => {
 		const { all } = await runCase(caseNamed(name), 1, 0.25, seed);
@@ -305,3 +337,15 @@ describe('rows where requests are scarce', () => {
 	});
 });
 
+describe('a small Max Jobs per Poll', () => {
+	it("keeps a busy search whose Max Jobs per Poll barely holds a poll's postings within two hours: a part left for its final look reads what the looks may", async () => {
+		// Found in review: read within Max Jobs per Poll, the part a busy search's head left was read
+		// a poll's worth at a time, the head waiting behind it: a job 250 minutes late.
+		const from = Date.UTC(2026, 10, 20);
+		const jobs = generateIndex({ ...HARSH, shape: 'out-of-order', perHour: 1500, roundToMs: 1000, seed: 7, fromMs: from, toMs: from + 12 * HOUR });
+		const settings = defaultSettings({ intervalMs: 5 * MINUTE, pollTimeMs: 4 * MINUTE, maxJobsPerPoll: 130 });
+		const [f] = await simulate([{ jobs, behaviour: { roundTotals: true, unstableTies: true }, settings, everyMinutes: 5 }], from, from + 24 * HOUR);
+		expect(f.duplicates).toEqual([]);
+		expect(f.worstDelayMinutes).toBeLessThanOrEqual(120);
+	});
+});

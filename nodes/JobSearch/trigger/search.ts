@@ -366,7 +366,9 @@ export class SearchRun {
 				continue;
 			}
 			const part = left.deferred ? { ...left, fromMs: Math.min(left.fromMs, watch.finalMs + 1) } : left;
-			const read = await reader.within(rows - reader.rows, async () => await reader.readRange(part, known.activeAt));
+			// A part left for its final look is that look: it may read what the looks may (twice Max
+			// Jobs per Poll), or a small Max Jobs per Poll would keep a busy search's head waiting for it.
+			const read = await reader.within(left.deferred ? Infinity : rows - reader.rows, async () => await reader.readRange(part, known.activeAt));
 			known.absorb(part.finalToMs !== undefined ? Infinity : -Infinity, part.learnBeforeMs);
 			if (!read.complete) {
 				if (read.unread?.toMs !== undefined) watch.pending[i] = { ...part, toMs: read.unread.toMs };
@@ -567,7 +569,10 @@ export class SearchRun {
 		// Everything created up to finalDueMs is past the Late Window; the final looks go no further than the head.
 		const finalDueMs = Math.min(indexMs - settings.lateWindowMs, deferredFromMs - 1);
 		const target = Math.min(finalDueMs, headBeforeMs);
-		if (ties && !waiting() && target > watch.floorMs && (target - watch.floorMs >= TIES_FINAL_EVERY_MS || target === deferredFromMs - 1)) {
+		// Due once it spans TIES_FINAL_EVERY_MS, reaches a part the head left, or reaches the head
+		// (a search gone quiet: nothing would make the span grow).
+		const tiesFinalDue = target - watch.floorMs >= TIES_FINAL_EVERY_MS || target === deferredFromMs - 1 || target === headBeforeMs;
+		if (ties && !waiting() && target > watch.floorMs && tiesFinalDue) {
 			// Where the index makes ties, what the Late Window has passed is read whole once, from the
 			// floor: a job posted late in the very millisecond of a known one is in no open stretch,
 			// and a count of the part cannot tell it from a job removed there. The read settles it.
