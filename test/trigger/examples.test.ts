@@ -51,19 +51,20 @@ describe('activation', () => {
 });
 
 describe('each poll', () => {
+	// createdAt to the millisecond here: where every one is a whole minute, late ties are feared.
 	it('costs no row when nothing is new', async () => {
-		const d = drive([job(10, T0 - 2 * MINUTE, T0 - MINUTE)]);
+		const d = drive([job(10, T0 - 2 * MINUTE + 417, T0 - MINUTE)]);
 		await d.poll();
 		const second = await d.poll(T0 + MINUTE);
 		expect(second.reader.rows).toBe(0);
-		expect(d.index.requests[1]).toMatchObject({ fromMs: T0 - 2 * MINUTE + 1, toMs: undefined });
+		expect(d.index.requests[1]).toMatchObject({ fromMs: T0 - 2 * MINUTE + 418, toMs: undefined });
 	});
 
 	it('reads only the jobs newer than the newest it has read, and pays once for each', async () => {
-		const jobs = [job(10, T0 - 2 * MINUTE, T0 - MINUTE)];
+		const jobs = [job(10, T0 - 2 * MINUTE + 417, T0 - MINUTE)];
 		const d = drive(jobs);
 		await d.poll();
-		jobs.push(job(11, T0 + MINUTE, T0 + 4 * MINUTE), job(12, T0 + 2 * MINUTE, T0 + 4 * MINUTE));
+		jobs.push(job(11, T0 + MINUTE + 903, T0 + 4 * MINUTE), job(12, T0 + 2 * MINUTE + 55, T0 + 4 * MINUTE));
 		const second = await d.poll(T0 + 5 * MINUTE);
 		expect(uidsOf(second.emit)).toEqual(['12', '11']);
 		expect(second.reader.rows).toBe(2);

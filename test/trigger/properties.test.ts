@@ -155,13 +155,12 @@ describe('on the index shapes it cannot see', () => {
 });
 
 describe('counterexamples the soak found, kept as they were found', () => {
-	// Soak at 300x on a448a7d, and on fb82f43 before it: the case DESIGN.md leaves open, made likely
-	// by the postings' whole minutes. 1002 is posted again at 440 min, the minute of 1000, which the
-	// index shows a minute later: a late tie the trigger cannot tell from chance (it never saw two
-	// jobs in one millisecond). With one request a minute and 500s, the count that settles 440 came
-	// after 1003 was removed and matched what was known. Marked failing until it is closed: the
-	// test then fails, and becomes a plain one.
-	it.failing('sends a job posted after two ties, one reposted and the other removed, with one request a minute and passing faults (soak seed 231826694)', async () => {
+	// Soak at 300x on a448a7d, and on fb82f43 before it. 1002 is posted again at 440 min, the minute
+	// of 1000, which the index shows a minute later: a late tie that looked like chance (no two jobs
+	// had been seen in one millisecond). With one request a minute and 500s, the count that settles
+	// 440 came after 1003 was removed and matched what was known. Every createdAt is a whole minute:
+	// the final looks are now whole reads there.
+	it('sends a job posted after two ties, one reposted and the other removed, where every createdAt is a whole minute, with one request a minute and passing faults (soak seed 231826694)', async () => {
 		const postings: Posting[] = [
 			{ at: 440, lag: 2, tie: false, goneAfter: null, repostAfter: null },
 			{ at: 0, lag: 0, tie: false, goneAfter: null, repostAfter: null },
@@ -175,7 +174,7 @@ describe('counterexamples the soak found, kept as they were found', () => {
 
 	// Soak at 300x on a448a7d, and on fb82f43 before it, the same case: 1002 is posted again at 270
 	// min, the minute of 1001, shown two minutes later; 1000 was removed, and the count matched.
-	it.failing('sends every job where a removed job precedes two ties, one reposted, with one request a minute and passing faults (soak seed 229029002)', async () => {
+	it('sends every job where a removed job precedes two ties, one reposted, where every createdAt is a whole minute, with one request a minute and passing faults (soak seed 229029002)', async () => {
 		const postings: Posting[] = [
 			{ at: 75, lag: 38, tie: false, goneAfter: 50, repostAfter: null },
 			{ at: 265, lag: 2, tie: true, goneAfter: null, repostAfter: null },

@@ -3,6 +3,7 @@ import type { Range, Watch } from './state';
 
 /** Known createdAt values that must all be whole seconds before the index is taken to round them: by chance, 1 in 1000^20. */
 const COARSE_SAMPLES = 20;
+const MINUTE_MS = 60_000;
 
 /**
  * What one poll knows of the index: the jobs read before it (`seen`, `gone`) plus what its reader
@@ -100,6 +101,18 @@ export class Known {
 	coarseTimes(): boolean {
 		if (this.seen.size < COARSE_SAMPLES) return false;
 		for (const ms of this.seen.values()) if (ms % 1000 !== 0) return false;
+		return true;
+	}
+
+	/**
+	 * Whether the index gives createdAt in whole minutes (every known job, one at least): then a job
+	 * shown late shares a known job's minute often, at any volume, and no tie need be seen first.
+	 * One job of a finer index is a whole minute by chance once in 60,000; it then costs that job's
+	 * row again, until the next one shows otherwise.
+	 */
+	wholeMinutes(): boolean {
+		if (this.seen.size === 0) return false;
+		for (const ms of this.seen.values()) if (ms % MINUTE_MS !== 0) return false;
 		return true;
 	}
 

@@ -386,10 +386,12 @@ export class SearchRun {
 	}
 
 	/**
-	 * Whether late ties are to be feared: where the index's createdAt values are whole seconds (any
-	 * known job's second may get another), or where the unsettled window, or the Late Window before
-	 * it, holds two jobs in one millisecond (a bulk import, up to its last job). Elsewhere a job
-	 * shares a known millisecond by chance only, and the settling count finds it.
+	 * Whether late ties are to be feared: where the index's createdAt values are whole minutes (a
+	 * late job shares a known minute often, at any volume), or, once two jobs were seen in one
+	 * millisecond lately, whole seconds (any known job's second may get another), or where the
+	 * unsettled window, or the Late Window before it, holds two jobs in one millisecond (a bulk
+	 * import, up to its last job). Elsewhere a job shares a known millisecond by a rare chance
+	 * only, and the settling count finds it unless a removal beside it hides it.
 	 */
 	private makesTies(headMs: number): boolean {
 		const watch = this.watch!;
@@ -397,7 +399,7 @@ export class SearchRun {
 		const recent = watch.tiesSeenMs > this.startMs - DAY_MS;
 		// Where a tie was seen counts even once its twin has moved (posted again) or gone: the late
 		// tie its millisecond may still get is in no stretch, and a count can miss it.
-		return recent && (this.known.coarseTimes() || watch.tiesAtMs >= tiesFromMs || this.known.hasTies({ fromMs: tiesFromMs, toMs: headMs }));
+		return this.known.wholeMinutes() || (recent && (this.known.coarseTimes() || watch.tiesAtMs >= tiesFromMs || this.known.hasTies({ fromMs: tiesFromMs, toMs: headMs })));
 	}
 
 	/** Keeps when and where this poll found two jobs in one millisecond. */
