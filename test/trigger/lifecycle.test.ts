@@ -175,7 +175,8 @@ describe('within one poll', () => {
 		try {
 			const withBudget = createPoller({
 				credentials: { apiKey: h.key, baseUrl: proxy.url },
-				parameters: { options: { rowsPerRequest: 10 } },
+				// Requests per Minute no more than the poll may send: the head reads all it can.
+				parameters: { options: { rowsPerRequest: 10, requestsPerMinute: 1 } },
 				pollBudgetMs: 5_000,
 			});
 			await withBudget.poll();

@@ -5,6 +5,7 @@ import { RequestBudget, windowCap } from './requests';
 import type { Pass, PendingRead, Range, SearchState, Watch } from './state';
 import {
 	ACTIVATION_READ_GRACE_MS,
+	AHEAD_ALL_ASKABLE_SHARE,
 	AHEAD_ROWS_PER_HOUR,
 	AHEAD_ROWS_PER_JOB,
 	CHECK_MIN_ROWS,
@@ -216,6 +217,29 @@ export class SearchRun {
 	}
 
 	/**
+	 * Where the index makes no ties and the poll's time, not Requests per Minute, limits what a poll
+	 * may send (n8n 2.41's 36-second polls every 15 minutes or longer), so that the final looks can
+	 * ask fewer than AHEAD_ALL_ASKABLE_SHARE of the stretches the new jobs bring, how many jobs the
+	 * head may read ahead of their final looks: as many as those can ask (a stretch each), an hour's
+	 * worth at most and a poll's at least. Elsewhere (undefined) the head reads every new job. The
+	 * jobs an hour brings are those of the last hour that had its final look: all read by then.
+	 */
+	private stretchRoom(): { perHour: number; most: number } | undefined {
+		const { settings, searchCount } = this;
+		const watch = this.watch!;
+		const requests = perPollCap(settings);
+		if (requests >= (settings.requestsPerMinute * settings.intervalMs) / MINUTE_MS) return undefined;
+		const perHourOf = (perPoll: number) => (Math.max(0, perPoll) * HOUR_MS) / settings.intervalMs;
+		// What each poll leaves the final looks after the search's head read...
+		const askable = requests / searchCount - 1;
+		const jobsPerHour = this.known.activeIn({ fromMs: watch.finalMs - HOUR_MS + 1, toMs: watch.finalMs }).length;
+		if (perHourOf(askable) >= AHEAD_ALL_ASKABLE_SHARE * jobsPerHour) return undefined;
+		// ...and after the read of the part the head leaves, once it leaves one.
+		const perPoll = Math.max(0, askable - 1);
+		return { perHour: perHourOf(perPoll), most: Math.max(perHourOf(perPoll), perPoll) };
+	}
+
+	/**
 	 * Requests the final looks leave for the count that settles what already had its final look,
 	 * once unsettled uids fill half the uid cap: without them a poll short of requests (a busy
 	 * search in n8n 2.41's 5-minute polls) spends all on final looks, never settles, and the cap
@@ -346,19 +370,13 @@ export class SearchRun {
 	}
 
 	/**
-	 * The parts left to read whole, then the head; on a search's first poll, the activation read.
-	 * `rows`: what the trigger's Max Jobs per Poll leaves for new jobs (the activation read is not
-	 * bound by it). `morePagesAfter`: an activation read's pages after its first wait for it.
+	 * Reads the parts left to read whole, oldest first; false when the poll stopped before the end (a
+	 * poll never leaves two unfinished reads). A part the head left for its final look waits until
+	 * it is due (deferredDue). `rows`: what Max Jobs per Poll leaves for the other parts.
 	 */
-	async readNew(rows: number, morePagesAfter?: Promise<unknown>): Promise<void> {
-		this.morePagesAfter = morePagesAfter;
-		if (!this.watch) return await this.learn();
+	private async readLeftParts(rows: number): Promise<boolean> {
 		const { known, reader } = this;
-		const watch = this.watch;
-		// Parts left to read whole come first, oldest first: a poll never leaves two unfinished reads.
-		// A part the head left for its final look waits until the Late Window has passed over it,
-		// and is read from where the final looks stand (a whole read there, the index making ties):
-		// so the parts left by several polls are read in one, however few polls there are.
+		const watch = this.watch!;
 		for (let i = 0; i < watch.pending.length; ) {
 			const left = watch.pending[i];
 			if (left.deferred && !this.deferredDue(left)) {
@@ -373,11 +391,24 @@ export class SearchRun {
 			if (!read.complete) {
 				if (read.unread?.toMs !== undefined) watch.pending[i] = { ...part, toMs: read.unread.toMs };
 				this.stopped = true;
-				return;
+				return false;
 			}
 			watch.pending.splice(i, 1);
 			if (part.finalToMs !== undefined) settleRead(watch, { fromMs: part.fromMs, toMs: part.finalToMs });
 		}
+		return true;
+	}
+
+	/**
+	 * The parts left to read whole, then the head; on a search's first poll, the activation read.
+	 * `rows`: what the trigger's Max Jobs per Poll leaves for new jobs (the activation read is not
+	 * bound by it). `morePagesAfter`: an activation read's pages after its first wait for it.
+	 */
+	async readNew(rows: number, morePagesAfter?: Promise<unknown>): Promise<void> {
+		this.morePagesAfter = morePagesAfter;
+		if (!this.watch) return await this.learn();
+		const watch = this.watch;
+		if (!(await this.readLeftParts(rows))) return;
 
 		// The head: every job created after the newest one read so far. Its first page goes with the
 		// other searches' first pages, so a refresh of the index does not fall between them.
@@ -433,30 +464,36 @@ export class SearchRun {
 		let range: TimeRange = { fromMs };
 		let head: RangeRead;
 		let deferred = false;
-		// Where the index makes ties, the final look reads every part whole, so what the head buys
-		// now is bought again then: past what its ahead rows allow (a busy search), or past
-		// DEFER_AFTER_ROWS (a bulk import), the head leaves the rest for that final look, which buys
-		// it once. It reads one row at least: the newest job tells where the part left ends.
+		// The head reads ahead of the final looks no more than its ahead rows allow, and leaves the
+		// rest for one whole read once the Late Window has passed over it, a row a job. Where the
+		// index makes ties, the final look reads every part whole, so what the head buys is bought
+		// again then (a busy search; past DEFER_AFTER_ROWS, a bulk import). Elsewhere each job read
+		// makes a stretch for the final looks to ask, and where they lack the requests they read
+		// whole what they cannot ask (n8n 2.41's 36-second polls). It reads one row at least: the
+		// newest job tells where the part left ends.
 		const tiesKnown = this.makesTies(watch.headMs);
+		const gated = tiesKnown || this.stretchRoom() !== undefined;
+		const aheadMost = gated ? Math.max(1, Math.floor(watch.aheadRows)) : Infinity;
 		const headRowsBefore = reader.rows;
 		this.meetingHeads = true;
 		for (;;) {
 			const rowsBefore = reader.rows;
 			const room = rows - reader.rows;
-			const chunk = Math.min(room, DEFER_AFTER_ROWS, tiesKnown ? Math.max(1, Math.floor(watch.aheadRows)) : Infinity);
+			const aheadLeft = Math.max(tiesKnown ? aheadMost : 1, aheadMost - (reader.rows - headRowsBefore));
+			const chunk = Math.min(room, DEFER_AFTER_ROWS, aheadLeft);
 			head = await reader.within(chunk, async () => await reader.readRange(range, known.activeAt));
 			this.meetingHeads = false;
 			known.absorb();
 			const unreadToMs = head.unread?.toMs;
 			if (head.complete || unreadToMs === undefined || reader.interruptedBy || chunk === room || reader.rows - rowsBefore < chunk) break;
-			if (tiesKnown || known.tiesFound || this.makesTies(watch.headMs)) {
+			if (tiesKnown || known.tiesFound || this.makesTies(watch.headMs) || chunk === aheadLeft) {
 				deferred = true;
 				break;
 			}
 			range = { fromMs, toMs: unreadToMs };
 		}
-		// What was bought before ties were known is not held against the next polls.
-		if (tiesKnown || known.tiesFound) watch.aheadRows = Math.max(0, watch.aheadRows - (reader.rows - headRowsBefore));
+		// Where ties became known only now, what was bought before is not held against the next polls.
+		if (tiesKnown || (gated && !known.tiesFound)) watch.aheadRows = Math.max(0, watch.aheadRows - (reader.rows - headRowsBefore));
 		const newestMs = known.newestRead();
 		if (newestMs > newestBefore && newestMs >= fromMs) watch.offsets = withOffset(watch.offsets, this.now, newestMs);
 		if (!head.complete) {
@@ -466,7 +503,7 @@ export class SearchRun {
 				// again at the final look anyway): one read of it, not one a poll, and the reads of them
 				// keep ahead of the polls that leave them.
 				const last = watch.pending[watch.pending.length - 1];
-				if (deferred && last?.deferred && left.toMs - last.fromMs <= TIES_FINAL_EVERY_MS) {
+				if (deferred && last?.deferred && left.toMs - last.fromMs <= TIES_FINAL_EVERY_MS && (tiesKnown || known.tiesFound)) {
 					watch.pending[watch.pending.length - 1] = { ...last, toMs: left.toMs, finalToMs: left.toMs };
 				} else watch.pending.push(left);
 				watch.headMs = Math.max(watch.headMs, newestMs);
@@ -563,14 +600,14 @@ export class SearchRun {
 		const ties = this.makesTies(headBeforeMs);
 		const indexMs = indexNowMs(watch.offsets, startMs);
 		// A part the head left for its final look is read whole at it: nothing looks past it before.
-		const deferredFromMs = this.deferredFromMs();
+		let deferredFromMs = this.deferredFromMs();
 		const waiting = () => watch.pending.some((p) => !p.deferred);
 		const everyMs = passEveryMs(settings.intervalMs);
 
 		const wholePass = (watch.pass as Pass | undefined)?.finalUpToMs;
 		// Everything created up to finalDueMs is past the Late Window; the final looks go no further than the head.
-		const finalDueMs = Math.min(indexMs - settings.lateWindowMs, deferredFromMs - 1);
-		const target = Math.min(finalDueMs, headBeforeMs);
+		let finalDueMs = Math.min(indexMs - settings.lateWindowMs, deferredFromMs - 1);
+		let target = Math.min(finalDueMs, headBeforeMs);
 		// Due once it spans TIES_FINAL_EVERY_MS, reaches a part the head left, or reaches the head
 		// (a search gone quiet: nothing would make the span grow).
 		const tiesFinalDue = target - watch.floorMs >= TIES_FINAL_EVERY_MS || target === deferredFromMs - 1 || target === headBeforeMs;
@@ -585,29 +622,38 @@ export class SearchRun {
 			else if (read.unread?.toMs !== undefined) watch.pending.push({ ...part, toMs: read.unread.toMs, finalToMs: part.toMs });
 			this.passDone = read.complete && part.toMs >= target;
 		} else if (!ties && (wholePass === undefined || wholePass === -Infinity) && target > watch.finalMs) {
-			// Without a whole pass the final looks keep up by themselves: stretch by stretch while the
-			// bucket has requests; once they have waited too long, the oldest part the requests cannot
-			// ask is read whole (its rows paid again), and the rest goes on stretch by stretch.
-			// This search's share of what the poll can still send: the bucket refills before the next
-			// poll's head reads.
-			const spare = Math.max(0, Math.ceil(this.budget.remaining() * share) - this.settleReserve(ties));
-			const stretches = known.openStretches({ fromMs: watch.finalMs + 1, toMs: target });
-			if (stretches.length > spare && finalDueMs - watch.finalMs >= FINAL_LAG_MAX_MS && !reader.interruptedBy) {
-				const overflowToMs = stretches[stretches.length - Math.max(1, spare)].fromMs - 1;
-				const part = finalReadPart(known, { fromMs: watch.finalMs + 1, toMs: Math.max(watch.finalMs + 1, overflowToMs) }, 2 * settings.maxJobsPerPoll - reader.rows);
-				const read = await reader.readRange(part, known.activeAt);
-				known.absorb(headBeforeMs);
-				if (read.complete) settleRead(watch, part);
-				else if (read.unread?.toMs !== undefined) watch.pending.push({ ...part, toMs: read.unread.toMs, finalToMs: part.toMs });
-			}
-			if (!waiting() && target > watch.finalMs) {
-				const done = await this.askStretches({ fromMs: watch.finalMs + 1, toMs: target }, headBeforeMs, {
-					limit: Math.max(0, Math.ceil(this.budget.remaining() * share) - this.settleReserve(ties)),
-					onAsked: (stretch) => {
-						watch.finalMs = stretch.toMs;
-					},
-				});
-				if (done) watch.finalMs = target;
+			for (;;) {
+				// Without a whole pass the final looks keep up by themselves: stretch by stretch while the
+				// bucket has requests; once they have waited too long, the oldest part the requests cannot
+				// ask is read whole (its rows paid again), and the rest goes on stretch by stretch.
+				// This search's share of what the poll can still send: the bucket refills before the next
+				// poll's head reads.
+				const spare = Math.max(0, Math.ceil(this.budget.remaining() * share) - this.settleReserve(ties));
+				const stretches = known.openStretches({ fromMs: watch.finalMs + 1, toMs: target });
+				if (stretches.length > spare && finalDueMs - watch.finalMs >= FINAL_LAG_MAX_MS && !reader.interruptedBy) {
+					const overflowToMs = stretches[stretches.length - Math.max(1, spare)].fromMs - 1;
+					const part = finalReadPart(known, { fromMs: watch.finalMs + 1, toMs: Math.max(watch.finalMs + 1, overflowToMs) }, 2 * settings.maxJobsPerPoll - reader.rows);
+					const read = await reader.readRange(part, known.activeAt);
+					known.absorb(headBeforeMs);
+					if (read.complete) settleRead(watch, part);
+					else if (read.unread?.toMs !== undefined) watch.pending.push({ ...part, toMs: read.unread.toMs, finalToMs: part.toMs });
+				}
+				if (!waiting() && target > watch.finalMs) {
+					const done = await this.askStretches({ fromMs: watch.finalMs + 1, toMs: target }, headBeforeMs, {
+						limit: Math.max(0, Math.ceil(this.budget.remaining() * share) - this.settleReserve(ties)),
+						onAsked: (stretch) => {
+							watch.finalMs = stretch.toMs;
+						},
+					});
+					if (done) watch.finalMs = target;
+				}
+				// Elsewhere a part the head left is read whole once the final looks have reached it and
+				// the Late Window has passed over it (its final look); the final looks then go on above it.
+				const left = watch.pending.length;
+				if (waiting() || watch.finalMs < target || target !== deferredFromMs - 1 || !(await this.readLeftParts(0)) || watch.pending.length === left) break;
+				deferredFromMs = this.deferredFromMs();
+				finalDueMs = Math.min(indexMs - settings.lateWindowMs, deferredFromMs - 1);
+				target = Math.min(finalDueMs, headBeforeMs);
 			}
 			this.passDone = watch.finalMs >= target;
 		}
@@ -727,7 +773,10 @@ export class SearchRun {
 			const pass = watch.pass && { ...watch.pass, fromMs: Math.max(watch.pass.fromMs, finalMs + 1) };
 			const spareRows = Math.min(FRESHNESS_ROWS_MAX, watch.spareRows + FRESHNESS_ROWS_PER_JOB * known.fresh.length);
 			const hours = Math.max(0, this.startMs - this.lastPollMs) / HOUR_MS;
-			const aheadRows = Math.min(DEFER_AFTER_ROWS, watch.aheadRows + AHEAD_ROWS_PER_JOB * known.fresh.length + AHEAD_ROWS_PER_HOUR * hours);
+			const room = this.makesTies(watch.headMs) ? undefined : this.stretchRoom();
+			const aheadRows = room
+				? Math.min(room.most, watch.aheadRows + room.perHour * hours)
+				: Math.min(DEFER_AFTER_ROWS, watch.aheadRows + AHEAD_ROWS_PER_JOB * known.fresh.length + AHEAD_ROWS_PER_HOUR * hours);
 			watch = { ...watch, seen: pruned.seen, gone: pruned.gone, floorMs, finalMs, pending, spareRows, aheadRows, ...(pass ? { pass } : {}) };
 			if (!pass) delete watch.pass;
 		}

@@ -183,6 +183,16 @@ export const AHEAD_ROWS_PER_JOB = 0.25;
 export const AHEAD_ROWS_PER_HOUR = 100;
 
 /**
+ * Elsewhere a job the head reads is bought once, and its final look asks the stretches beside it,
+ * a request each. Where the polls' time leaves the final looks fewer requests than this share of
+ * the stretches an hour's new jobs bring (n8n 2.41's 36-second polls every 15 minutes or longer: 4
+ * requests a poll), reading every job costs more than 1.3 rows a job: the final looks read whole
+ * what they cannot ask, buying it again. There the head reads ahead only as many jobs as they can
+ * ask, and leaves the rest for one whole read once the Late Window has passed over it.
+ */
+export const AHEAD_ALL_ASKABLE_SHARE = 0.7;
+
+/**
  * Rows per new job that the counts which only make late jobs come sooner (the young window's, where
  * requests are scarce or the index makes ties) may spend beyond the rows of the jobs they find:
  * rows paid come before freshness, and the final looks find every job anyway. A new search starts
