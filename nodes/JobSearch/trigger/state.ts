@@ -64,7 +64,10 @@ export interface Watch {
 	tiesAtMs: number;
 	/** Rows the counts that only make late jobs come sooner may still spend (FRESHNESS_ROWS_PER_JOB). */
 	spareRows: number;
-	/** Where the index makes ties, rows the head may still buy ahead of the final look (AHEAD_ROWS_PER_JOB). */
+	/**
+	 * Where the index makes ties, rows the head may still buy ahead of the final look (AHEAD_ROWS_PER_JOB);
+	 * where the final looks are short of requests, jobs it may still read ahead of them (AHEAD_ALL_ASKABLE_SHARE).
+	 */
 	aheadRows: number;
 	/**
 	 * The largest (createdAt − host time) seen at a head read, lately: the index's clock is at
