@@ -121,3 +121,35 @@ describe('several searches in one trigger', () => {
 		expect(merged.map((s) => s.names)).toEqual([['Verified', 'Verified, again'], ['Python']]);
 	});
 });
+
+describe('several searches where a poll may send few requests', () => {
+	/** Polls every 15 minutes; `keysAt` gives the searches the trigger holds at each poll. */
+	async function pollSearches(jobs: IndexedJob[], keysAt: (atMs: number) => string[], settings: Parameters<typeof defaultSettings>[0], hours: number) {
+		const clock = { ms: T0 - MINUTE };
+		const indexes = new Map(['A', 'B', 'C'].map((k) => [k, arrayIndex(jobs, clock)]));
+		let state: TriggerState | undefined;
+		const sent: { uid: string; keys: string[] }[] = [];
+		for (let at = T0 - MINUTE; at <= T0 + hours * HOUR; at += 15 * MINUTE) {
+			clock.ms = Math.max(clock.ms, at);
+			const out = await runSearches(state, keysAt(at).map((key) => ({ key, fetchPage: indexes.get(key)!.fetchPage })), defaultSettings(settings), {
+				fetchPage: indexes.get('A')!.fetchPage,
+				now: () => clock.ms,
+				sleep: async (ms) => {
+					clock.ms += ms;
+				},
+				classify: classifyModelFailure,
+			});
+			state = out.state;
+			for (const job of out.emit) sent.push({ uid: String(job.uid), keys: out.foundBy.get(String(job.uid))! });
+		}
+		return sent;
+	}
+
+	it('sends each job once and names both searches where 36-second polls every 15 minutes leave few requests, also once one search is removed', async () => {
+		// 40 jobs an hour, to the millisecond, matching both searches; A is removed after two hours.
+		const jobs: IndexedJob[] = Array.from({ length: 200 }, (_, i) => ({ uid: String(3000 + i), createdMs: T0 + i * 90_000 + 317, visibleMs: T0 + i * 90_000 + 317 + 4 * MINUTE }));
+		const sent = await pollSearches(jobs, (at) => (at < T0 + 2 * HOUR ? ['A', 'B'] : ['B']), { intervalMs: 15 * MINUTE, pollTimeMs: 36_000 }, 8);
+		expect(sent.map((s) => s.uid).sort()).toEqual(jobs.map((j) => j.uid).sort());
+		expect(sent.filter((s) => s.keys.length === 1 && s.keys[0] === 'A')).toEqual([]);
+	});
+});

@@ -228,10 +228,12 @@ export class SearchRun {
 		const { settings, searchCount } = this;
 		const watch = this.watch!;
 		const requests = perPollCap(settings);
-		if (requests >= (settings.requestsPerMinute * settings.intervalMs) / MINUTE_MS) return undefined;
+		// With several searches each would leave a part of its own: a job one search's head sends
+		// would wait in another's, where it could not be named (mayHaveMissed asks only below a head).
+		if (searchCount > 1 || requests >= (settings.requestsPerMinute * settings.intervalMs) / MINUTE_MS) return undefined;
 		const perHourOf = (perPoll: number) => (Math.max(0, perPoll) * HOUR_MS) / settings.intervalMs;
-		// What each poll leaves the final looks after the search's head read...
-		const askable = requests / searchCount - 1;
+		// What each poll leaves the final looks after the head read...
+		const askable = requests - 1;
 		const jobsPerHour = this.known.activeIn({ fromMs: watch.finalMs - HOUR_MS + 1, toMs: watch.finalMs }).length;
 		if (perHourOf(askable) >= AHEAD_ALL_ASKABLE_SHARE * jobsPerHour) return undefined;
 		// ...and after the read of the part the head leaves, once it leaves one.
@@ -600,14 +602,14 @@ export class SearchRun {
 		const ties = this.makesTies(headBeforeMs);
 		const indexMs = indexNowMs(watch.offsets, startMs);
 		// A part the head left for its final look is read whole at it: nothing looks past it before.
-		let deferredFromMs = this.deferredFromMs();
+		const deferredFromMs = this.deferredFromMs();
 		const waiting = () => watch.pending.some((p) => !p.deferred);
 		const everyMs = passEveryMs(settings.intervalMs);
 
 		const wholePass = (watch.pass as Pass | undefined)?.finalUpToMs;
 		// Everything created up to finalDueMs is past the Late Window; the final looks go no further than the head.
-		let finalDueMs = Math.min(indexMs - settings.lateWindowMs, deferredFromMs - 1);
-		let target = Math.min(finalDueMs, headBeforeMs);
+		const finalDueMs = Math.min(indexMs - settings.lateWindowMs, deferredFromMs - 1);
+		const target = Math.min(finalDueMs, headBeforeMs);
 		// Due once it spans TIES_FINAL_EVERY_MS, reaches a part the head left, or reaches the head
 		// (a search gone quiet: nothing would make the span grow).
 		const tiesFinalDue = target - watch.floorMs >= TIES_FINAL_EVERY_MS || target === deferredFromMs - 1 || target === headBeforeMs;
@@ -622,38 +624,29 @@ export class SearchRun {
 			else if (read.unread?.toMs !== undefined) watch.pending.push({ ...part, toMs: read.unread.toMs, finalToMs: part.toMs });
 			this.passDone = read.complete && part.toMs >= target;
 		} else if (!ties && (wholePass === undefined || wholePass === -Infinity) && target > watch.finalMs) {
-			for (;;) {
-				// Without a whole pass the final looks keep up by themselves: stretch by stretch while the
-				// bucket has requests; once they have waited too long, the oldest part the requests cannot
-				// ask is read whole (its rows paid again), and the rest goes on stretch by stretch.
-				// This search's share of what the poll can still send: the bucket refills before the next
-				// poll's head reads.
-				const spare = Math.max(0, Math.ceil(this.budget.remaining() * share) - this.settleReserve(ties));
-				const stretches = known.openStretches({ fromMs: watch.finalMs + 1, toMs: target });
-				if (stretches.length > spare && finalDueMs - watch.finalMs >= FINAL_LAG_MAX_MS && !reader.interruptedBy) {
-					const overflowToMs = stretches[stretches.length - Math.max(1, spare)].fromMs - 1;
-					const part = finalReadPart(known, { fromMs: watch.finalMs + 1, toMs: Math.max(watch.finalMs + 1, overflowToMs) }, 2 * settings.maxJobsPerPoll - reader.rows);
-					const read = await reader.readRange(part, known.activeAt);
-					known.absorb(headBeforeMs);
-					if (read.complete) settleRead(watch, part);
-					else if (read.unread?.toMs !== undefined) watch.pending.push({ ...part, toMs: read.unread.toMs, finalToMs: part.toMs });
-				}
-				if (!waiting() && target > watch.finalMs) {
-					const done = await this.askStretches({ fromMs: watch.finalMs + 1, toMs: target }, headBeforeMs, {
-						limit: Math.max(0, Math.ceil(this.budget.remaining() * share) - this.settleReserve(ties)),
-						onAsked: (stretch) => {
-							watch.finalMs = stretch.toMs;
-						},
-					});
-					if (done) watch.finalMs = target;
-				}
-				// Elsewhere a part the head left is read whole once the final looks have reached it and
-				// the Late Window has passed over it (its final look); the final looks then go on above it.
-				const left = watch.pending.length;
-				if (waiting() || watch.finalMs < target || target !== deferredFromMs - 1 || !(await this.readLeftParts(0)) || watch.pending.length === left) break;
-				deferredFromMs = this.deferredFromMs();
-				finalDueMs = Math.min(indexMs - settings.lateWindowMs, deferredFromMs - 1);
-				target = Math.min(finalDueMs, headBeforeMs);
+			// Without a whole pass the final looks keep up by themselves: stretch by stretch while the
+			// bucket has requests; once they have waited too long, the oldest part the requests cannot
+			// ask is read whole (its rows paid again), and the rest goes on stretch by stretch.
+			// This search's share of what the poll can still send: the bucket refills before the next
+			// poll's head reads.
+			const spare = Math.max(0, Math.ceil(this.budget.remaining() * share) - this.settleReserve(ties));
+			const stretches = known.openStretches({ fromMs: watch.finalMs + 1, toMs: target });
+			if (stretches.length > spare && finalDueMs - watch.finalMs >= FINAL_LAG_MAX_MS && !reader.interruptedBy) {
+				const overflowToMs = stretches[stretches.length - Math.max(1, spare)].fromMs - 1;
+				const part = finalReadPart(known, { fromMs: watch.finalMs + 1, toMs: Math.max(watch.finalMs + 1, overflowToMs) }, 2 * settings.maxJobsPerPoll - reader.rows);
+				const read = await reader.readRange(part, known.activeAt);
+				known.absorb(headBeforeMs);
+				if (read.complete) settleRead(watch, part);
+				else if (read.unread?.toMs !== undefined) watch.pending.push({ ...part, toMs: read.unread.toMs, finalToMs: part.toMs });
+			}
+			if (!waiting() && target > watch.finalMs) {
+				const done = await this.askStretches({ fromMs: watch.finalMs + 1, toMs: target }, headBeforeMs, {
+					limit: Math.max(0, Math.ceil(this.budget.remaining() * share) - this.settleReserve(ties)),
+					onAsked: (stretch) => {
+						watch.finalMs = stretch.toMs;
+					},
+				});
+				if (done) watch.finalMs = target;
 			}
 			this.passDone = watch.finalMs >= target;
 		}
