@@ -372,13 +372,19 @@ export class SearchRun {
 	}
 
 	/**
-	 * Reads the parts left to read whole, oldest first; false when the poll stopped before the end (a
-	 * poll never leaves two unfinished reads). A part the head left for its final look waits until
-	 * it is due (deferredDue). `rows`: what Max Jobs per Poll leaves for the other parts.
+	 * The parts left to read whole, then the head; on a search's first poll, the activation read.
+	 * `rows`: what the trigger's Max Jobs per Poll leaves for new jobs (the activation read is not
+	 * bound by it). `morePagesAfter`: an activation read's pages after its first wait for it.
 	 */
-	private async readLeftParts(rows: number): Promise<boolean> {
+	async readNew(rows: number, morePagesAfter?: Promise<unknown>): Promise<void> {
+		this.morePagesAfter = morePagesAfter;
+		if (!this.watch) return await this.learn();
 		const { known, reader } = this;
-		const watch = this.watch!;
+		const watch = this.watch;
+		// Parts left to read whole come first, oldest first: a poll never leaves two unfinished reads.
+		// A part the head left for its final look waits until the Late Window has passed over it,
+		// and is read from where the final looks stand (a whole read there, the index making ties):
+		// so the parts left by several polls are read in one, however few polls there are.
 		for (let i = 0; i < watch.pending.length; ) {
 			const left = watch.pending[i];
 			if (left.deferred && !this.deferredDue(left)) {
@@ -393,24 +399,11 @@ export class SearchRun {
 			if (!read.complete) {
 				if (read.unread?.toMs !== undefined) watch.pending[i] = { ...part, toMs: read.unread.toMs };
 				this.stopped = true;
-				return false;
+				return;
 			}
 			watch.pending.splice(i, 1);
 			if (part.finalToMs !== undefined) settleRead(watch, { fromMs: part.fromMs, toMs: part.finalToMs });
 		}
-		return true;
-	}
-
-	/**
-	 * The parts left to read whole, then the head; on a search's first poll, the activation read.
-	 * `rows`: what the trigger's Max Jobs per Poll leaves for new jobs (the activation read is not
-	 * bound by it). `morePagesAfter`: an activation read's pages after its first wait for it.
-	 */
-	async readNew(rows: number, morePagesAfter?: Promise<unknown>): Promise<void> {
-		this.morePagesAfter = morePagesAfter;
-		if (!this.watch) return await this.learn();
-		const watch = this.watch;
-		if (!(await this.readLeftParts(rows))) return;
 
 		// The head: every job created after the newest one read so far. Its first page goes with the
 		// other searches' first pages, so a refresh of the index does not fall between them.
