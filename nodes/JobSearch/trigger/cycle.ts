@@ -136,6 +136,20 @@ export async function runSearches(previous: TriggerState | undefined, searches: 
 			else found.set(uid, { read, keys: [key] });
 		}
 	});
+	// A job sent now may wait unread in a part another search left for its final look (its head
+	// passed the job's time without reading it, so it was not asked above). That search learns the
+	// uid as gone: not counted until it reads the job, and not sent again then, even should the
+	// searches that sent it be removed before.
+	searches.forEach(({ key }, index) => {
+		const watch = results[index].state.watch;
+		if (!watch) return;
+		const left = watch.pending.filter((part) => part.deferred);
+		for (const [uid, { read, keys }] of found) {
+			if (keys.includes(key) || watch.seen.has(uid) || !left.some((part) => read.createdMs >= part.fromMs && read.createdMs <= part.toMs)) continue;
+			watch.seen.set(uid, read.createdMs);
+			watch.gone.add(uid);
+		}
+	});
 	const emit = [...found.values()].map((entry) => entry.read).sort(compareNewestFirst);
 	const readers = results.map((r) => r.reader);
 	const remaining = readers.map((r) => r.remainingMicrocents).filter((m): m is number => m !== undefined);
