@@ -5,6 +5,7 @@ import { SHAPE_CASES, runCase, type ShapeCase } from '../../bench/triggerShapes'
 import { T0, busiestMinute, drive } from './drive';
 import { HARSH, HOUR, MINUTE, generateIndex, shownAt, type IndexedJob } from './indexModel';
 import { defaultSettings, simulate } from './simulation';
+import { INDEX_LAG_GUESS_MS } from '../../nodes/JobSearch/trigger/tunables';
 
 // Properties of the poll cycle over random postings and polls, each with a fixed seed (npm run
 // soak runs them many times more from fresh, printed seeds). A counterexample becomes a named
@@ -61,16 +62,23 @@ async function run(postings: Posting[], gaps: number[], settings: typeof setting
 	const jobs = jobsOf(postings, lateTies);
 	const d = drive(jobs, { settings, behaviour: { ...faults, retryAfterMs: 20_000, seed: postings.length + gaps.length, faultsFromMs: T0 + 1 } });
 	await d.poll();
+	const activationUnfinished = !d.watch || d.watch.pending.some((p) => p.learnBeforeMs !== undefined);
 	// Polls run on until the backlog is gone, as n8n keeps polling.
 	for (const gap of [...gaps, ...Array(40).fill(60)]) await d.poll(d.clock.ms + gap * MINUTE);
-	return { jobs, d };
+	return { jobs, d, activationUnfinished };
 }
 
-/** Every job shown after activation and still shown at the end was sent, once; nothing else was. */
-function expectExactlyOnce(sent: string[], jobs: IndexedJob[], endMs: number): void {
+/**
+ * Every job shown after activation and still shown at the end was sent, once; nothing else was,
+ * but for what DESIGN.md allows where the activation read could not finish in its poll: the jobs
+ * posted in the index's usual delay before the activation are sent (one of them may have come
+ * into view after it, and nothing tells which).
+ */
+function expectExactlyOnce(sent: string[], jobs: IndexedJob[], endMs: number, activationUnfinished = false): void {
 	expect(sent).toHaveLength(new Set(sent).size);
 	const owed = jobs.filter((j) => j.visibleMs > T0 && shownAt(j, endMs));
-	const mayAppear = new Set(jobs.filter((j) => j.visibleMs > T0 || (j.repost && j.repost.atMs > T0)).map((j) => j.uid));
+	const fromLagMs = activationUnfinished ? T0 - INDEX_LAG_GUESS_MS : Infinity;
+	const mayAppear = new Set(jobs.filter((j) => j.visibleMs > T0 || (j.repost && j.repost.atMs > T0) || j.createdMs >= fromLagMs).map((j) => j.uid));
 	for (const job of owed) expect(sent).toContain(job.uid);
 	for (const uid of sent) expect(mayAppear.has(uid)).toBe(true);
 }
@@ -84,8 +92,8 @@ describe('on random postings and polls', () => {
 				settingsArb,
 				faultsArb,
 				async (postings, gaps, settings, faults) => {
-					const { jobs, d } = await run(postings, gaps, settings, faults, true);
-					expectExactlyOnce(d.sent, jobs, d.clock.ms);
+					const { jobs, d, activationUnfinished } = await run(postings, gaps, settings, faults, true);
+					expectExactlyOnce(d.sent, jobs, d.clock.ms, activationUnfinished);
 					expect(d.watch!.pending).toEqual([]);
 					// Faults on every third request at one request a minute can last: then a poll may fail.
 					if (faults.share429 === 0 && faults.share500 === 0) expect(d.failed).toBe(0);
@@ -106,8 +114,8 @@ describe('on random postings and polls', () => {
 				settingsArb,
 				faultsArb,
 				async (postings, gaps, settings, faults) => {
-					const { jobs, d } = await run(postings, gaps, settings, faults, false);
-					expectExactlyOnce(d.sent, jobs, d.clock.ms);
+					const { jobs, d, activationUnfinished } = await run(postings, gaps, settings, faults, false);
+					expectExactlyOnce(d.sent, jobs, d.clock.ms, activationUnfinished);
 					expect(d.watch!.pending).toEqual([]);
 				},
 			),
@@ -167,8 +175,8 @@ describe('counterexamples the soak found, kept as they were found', () => {
 			{ at: 395, lag: 0, tie: true, goneAfter: null, repostAfter: 40 },
 			{ at: 295, lag: 22, tie: true, goneAfter: 240, repostAfter: null },
 		];
-		const { jobs, d } = await run(postings, [69, 12], { rowsPerRequest: 1, maxJobsPerPoll: 1, requestsPerMinute: 1, pollTimeMs: 36_000 }, { share429: 0, share500: 0.1 }, true);
-		expectExactlyOnce(d.sent, jobs, d.clock.ms);
+		const { jobs, d, activationUnfinished } = await run(postings, [69, 12], { rowsPerRequest: 1, maxJobsPerPoll: 1, requestsPerMinute: 1, pollTimeMs: 36_000 }, { share429: 0, share500: 0.1 }, true);
+		expectExactlyOnce(d.sent, jobs, d.clock.ms, activationUnfinished);
 		expect(d.watch!.pending).toEqual([]);
 	});
 
@@ -180,9 +188,20 @@ describe('counterexamples the soak found, kept as they were found', () => {
 			{ at: 265, lag: 2, tie: true, goneAfter: null, repostAfter: null },
 			{ at: 225, lag: 0, tie: true, goneAfter: null, repostAfter: 40 },
 		];
-		const { jobs, d } = await run(postings, [12, 8, 79, 63, 46, 10, 50, 1, 1, 1, 1], { rowsPerRequest: 1, maxJobsPerPoll: 1, requestsPerMinute: 1, pollTimeMs: 36_000 }, { share429: 0, share500: 0.1 }, false);
-		expectExactlyOnce(d.sent, jobs, d.clock.ms);
+		const { jobs, d, activationUnfinished } = await run(postings, [12, 8, 79, 63, 46, 10, 50, 1, 1, 1, 1], { rowsPerRequest: 1, maxJobsPerPoll: 1, requestsPerMinute: 1, pollTimeMs: 36_000 }, { share429: 0, share500: 0.1 }, false);
+		expectExactlyOnce(d.sent, jobs, d.clock.ms, activationUnfinished);
 		expect(d.watch!.pending).toEqual([]);
+	});
+
+	// Soak at 100x on f770a6c, and on d5a8832 before it: three jobs in the activation's very
+	// millisecond, one row a request, a 500 that cut the activation read short. The rest of it is
+	// read on the next poll, where a job posted in the index's usual delay before the activation
+	// cannot be told from one shown after it: it is sent, as DESIGN.md says, rather than risk losing one.
+	it('sends once a job of the activation\'s millisecond that an activation read cut short left unread, and no other (soak seed 251113218)', async () => {
+		const postings: Posting[] = [0, 1, 2].map(() => ({ at: 0, lag: 0, tie: false, goneAfter: null, repostAfter: null }));
+		const { d, activationUnfinished } = await run(postings, [1, 1, 1], { rowsPerRequest: 1, maxJobsPerPoll: 1, requestsPerMinute: 1, pollTimeMs: 36_000 }, { share429: 0, share500: 0.1 }, false);
+		expect(activationUnfinished).toBe(true);
+		expect(d.sent).toEqual(['1000']);
 	});
 
 	const caseNamed = (name: string) => SHAPE_CASES.find((c) => c.name === name)!;
