@@ -541,21 +541,26 @@ describe('failures', () => {
 
 describe('where a poll may send fewer requests than its new jobs bring stretches to look at', () => {
 	// n8n 2.41's durable scheduler: 36 seconds a poll every 15 minutes, 4 requests, where 40 jobs an
-	// hour bring 10 stretches a poll for the final looks to ask. Each job shows 4 minutes after it
-	// is posted, to the millisecond.
+	// hour bring 10 stretches a poll for the final looks to ask. createdAt to the millisecond.
 	const settings = { intervalMs: 15 * MINUTE, pollTimeMs: 36_000 };
-	const steady = () => Array.from({ length: 480 }, (_, i) => job(3000 + i, T0 + i * 90_000 + 317, T0 + i * 90_000 + 317 + 4 * MINUTE));
-
-	it('reads ahead only what its final looks can ask, and the rest whole once the Late Window has passed over it, at about a row a job', async () => {
-		const jobs = steady();
-		const d = drive(jobs, { settings });
-		await d.poll(T0 - MINUTE);
-		const before = d.index.rows();
+	/** `count` jobs `everyMs` apart from T0, each shown 4 minutes after it is posted. */
+	const steady = (count: number, everyMs: number) => Array.from({ length: count }, (_, i) => job(3000 + i, T0 + i * everyMs + 317, T0 + i * everyMs + 317 + 4 * MINUTE));
+	/** Polls every `everyMs` from `fromMs` to `toMs`; when each job was sent. */
+	const arrivals = async (d: ReturnType<typeof drive>, fromMs: number, toMs: number, everyMs: number) => {
 		const arrived = new Map<string, number>();
-		for (let at = T0 + 14 * MINUTE; at <= T0 + 15 * HOUR; at += 15 * MINUTE) {
+		for (let at = fromMs; at <= toMs; at += everyMs) {
 			const out = await d.poll(at);
 			for (const uid of uidsOf(out.emit)) arrived.set(uid, at);
 		}
+		return arrived;
+	};
+
+	it('reads ahead only what its final looks can ask, and the rest whole once the Late Window has passed over it, at about a row a job', async () => {
+		const jobs = steady(480, 90_000);
+		const d = drive(jobs, { settings });
+		await d.poll(T0 - MINUTE);
+		const before = d.index.rows();
+		const arrived = await arrivals(d, T0 + 14 * MINUTE, T0 + 15 * HOUR, 15 * MINUTE);
 		expect(d.sent.sort()).toEqual(jobs.map((j) => j.uid).sort());
 		// Reading every job at the head costs 1.7 rows a job: the final looks read whole what they cannot ask.
 		expect((d.index.rows() - before) / jobs.length).toBeLessThan(1.25);
@@ -565,18 +570,15 @@ describe('where a poll may send fewer requests than its new jobs bring stretches
 		expect(delays.filter((ms) => ms < 15 * MINUTE).length).toBeGreaterThan(jobs.length / 10);
 		expect(Math.max(...delays)).toBeLessThanOrEqual(d.settings.lateWindowMs + 30 * MINUTE);
 	});
+
 	it('reads every new job at once where its final looks can ask most of the stretches they bring', async () => {
 		// Every 5 minutes, 36 seconds a poll, 48 jobs an hour: 3 requests a poll after the head, 36 an
 		// hour, three quarters of the stretches. The rest, read whole, cost under 1.3 rows a job.
-		const jobs = Array.from({ length: 384 }, (_, i) => job(7000 + i, T0 + i * 75_000 + 317, T0 + i * 75_000 + 317 + 4 * MINUTE));
+		const jobs = steady(384, 75_000);
 		const d = drive(jobs, { settings: { ...settings, intervalMs: 5 * MINUTE } });
 		await d.poll(T0 - MINUTE);
 		const before = d.index.rows();
-		const arrived = new Map<string, number>();
-		for (let at = T0 + 4 * MINUTE; at <= T0 + 11 * HOUR; at += 5 * MINUTE) {
-			const out = await d.poll(at);
-			for (const uid of uidsOf(out.emit)) arrived.set(uid, at);
-		}
+		const arrived = await arrivals(d, T0 + 4 * MINUTE, T0 + 11 * HOUR, 5 * MINUTE);
 		expect(d.sent.sort()).toEqual(jobs.map((j) => j.uid).sort());
 		expect(jobs.filter((j) => arrived.get(j.uid)! - j.visibleMs >= 5 * MINUTE)).toEqual([]);
 		expect((d.index.rows() - before) / jobs.length).toBeLessThan(1.3);
@@ -585,7 +587,7 @@ describe('where a poll may send fewer requests than its new jobs bring stretches
 	it('keeps apart the parts it leaves where the index makes no ties, so the jobs it read between them are not bought again', async () => {
 		// Every 5 minutes, 36 seconds a poll, 80 jobs an hour: the parts left by polls 5 minutes apart
 		// would become one where the index makes ties (a whole read buys those jobs again anyway).
-		const jobs = Array.from({ length: 960 }, (_, i) => job(5000 + i, T0 + i * 45_000 + 317, T0 + i * 45_000 + 317 + 4 * MINUTE));
+		const jobs = steady(960, 45_000);
 		const d = drive(jobs, { settings: { ...settings, intervalMs: 5 * MINUTE } });
 		await d.poll(T0 - MINUTE);
 		const before = d.index.rows();
