@@ -20,6 +20,8 @@ export interface ServiceState {
 	rateLimits: Record<Plan, { requests: number; windowMs: number }>;
 	/** Armed faults, when fault injection is on: the handler answers their 429s. */
 	faults?: FaultQueue;
+	/** A search engine's page size in front of the index: at most this many rows a search, whatever `limit` asks (tests of hosts that deviate). */
+	pageCap?: number;
 }
 
 export interface CallContext {
@@ -53,7 +55,9 @@ interface Served {
 function serve(state: ServiceState, tool: ToolName, input: Record<string, unknown>): Served {
 	if (tool === 'search_jobs') {
 		// The service computes searchPeriod on its own clock, the index's.
-		const result = search(state.store, compileQuery(input, state.store.now()), state.store.answerShape());
+		const query = compileQuery(input, state.store.now());
+		if (state.pageCap !== undefined) query.limit = Math.min(query.limit, state.pageCap);
+		const result = search(state.store, query, state.store.answerShape());
 		const cost = result.jobs.length * PRICES.search_jobs;
 		return { data: result, cost, needed: Math.max(cost, PRICES.search_jobs) };
 	}

@@ -41,6 +41,8 @@ export interface StartServerOptions {
 	live?: LiveOptions;
 	/** Default false. */
 	logger?: boolean;
+	/** At most this many rows a search whatever `limit` asks, as a search engine in front of the service may answer (tests only). */
+	pageCap?: number;
 	/** Time a client has to send a whole request (default REQUEST_TIMEOUT_MS): then 408 request_timeout. */
 	requestTimeoutMs?: number;
 	/**
@@ -114,6 +116,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 		store: new JobStore({ clock, seed: options.seed ?? 1, jobs: options.jobs ?? 2000, live: options.live }),
 		rateLimits,
 		faults: options.faults === true ? faultQueue : undefined,
+		...(options.pageCap !== undefined ? { pageCap: options.pageCap } : {}),
 	};
 	const adminToken = options.adminToken ?? randomBytes(24).toString('base64url');
 	const app = buildApp(state, { faults: options.faults === true, faultQueue, adminToken, logger: options.logger === true, requestTimeoutMs: options.requestTimeoutMs,

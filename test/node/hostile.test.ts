@@ -204,6 +204,20 @@ describe('input that would be sent wrong', () => {
 		expect(service.server.admin.callLog(id)).toEqual([]);
 	});
 
+	it('sends a lower-case country code typed into a country field in upper case, and the service accepts it', async () => {
+		const { id, credentials } = await service.account('pro');
+		const { error } = await runJobSearch(search({ clientFilters: { clientIncludeLocations: 'gb' } }), { credentials });
+		expect(error).toBeUndefined();
+		expect(service.server.admin.callLog(id).map((c) => c.status)).toEqual([200]);
+	});
+
+	it('names a lower-case country code in Additional Filters (JSON) before any request, with the code to write', async () => {
+		const { id, credentials } = await service.account('pro');
+		const { error } = await runJobSearch(search({ options: { additionalFilters: '{"client.includeLocations": [{"type": "COUNTRY", "value": "gb"}]}' } }), { credentials });
+		expect(error?.message).toMatch(/client\.includeLocations.*"gb".*write it as "GB"/);
+		expect(service.server.admin.callLog(id)).toEqual([]);
+	});
+
 	it('refuses country names typed into a country field, as typed, with the codes to write instead', async () => {
 		const { id, credentials } = await service.account('pro');
 		const { error } = await runJobSearch(search({ clientFilters: { clientIncludeLocations: 'us, Germany, France' } }), { credentials, input: [{}, {}] });

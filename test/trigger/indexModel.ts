@@ -71,6 +71,15 @@ export interface IndexBehaviour {
 	retryAfterMs?: number;
 	/** The random 429s and 500s start at this moment (n8n's clock). */
 	faultsFromMs?: number;
+	/** Hosts that deviate from the contract in ordinary ways: a search engine in front of the service. */
+	/** fromDate rounded down and toDate rounded up to this many ms (60,000: whole minutes), to cache them. */
+	roundBoundsMs?: number;
+	/** At most this many rows a page, whatever `limit` asks (an upstream page size); `total` stays exact. */
+	pageCap?: number;
+	/** Every n-th row of a page comes twice (a join fanning out); `total` counts distinct uids. */
+	repeatEvery?: number;
+	/** Moments (n8n's clock) during which every request is answered 503. */
+	outages?: { fromMs: number; toMs: number }[];
 	seed?: number;
 }
 
@@ -140,18 +149,27 @@ export function arrayIndex(jobs: IndexedJob[], clock: { ms: number }, behaviour:
 			failures++;
 			throw new ModelFailure('500 internal fault', { kind: 'passing' });
 		}
+		if (behaviour.outages?.some((o) => clock.ms >= o.fromMs && clock.ms < o.toMs)) {
+			failures++;
+			throw new ModelFailure('503 service unavailable', { kind: 'passing' });
+		}
 		reindex();
 		const indexMs = clock.ms - (behaviour.skewMs ?? 0);
-		const from = Number.isFinite(request.fromMs) ? firstAtOrAfter(entries, request.fromMs) : 0;
+		const step = behaviour.roundBoundsMs;
+		const fromMs = step && Number.isFinite(request.fromMs) ? Math.floor(request.fromMs / step) * step : request.fromMs;
+		const toMs = step && request.toMs !== undefined ? Math.ceil(request.toMs / step) * step : request.toMs;
+		const from = Number.isFinite(fromMs) ? firstAtOrAfter(entries, fromMs) : 0;
 		const matches: Entry[] = [];
 		for (let i = from; i < entries.length; i++) {
 			const entry = entries[i];
-			if (request.toMs !== undefined && entry.createdMs > request.toMs) break;
+			if (toMs !== undefined && entry.createdMs > toMs) break;
 			if (standingAt(entry.job, indexMs) === entry.createdMs) matches.push(entry);
 		}
 		matches.sort(serviceOrder);
 		if (behaviour.unstableTies) shuffleTies(matches, random);
-		const page = matches.slice(0, request.limit).map((e) => ({ uid: e.job.uid, createdAt: new Date(e.createdMs).toISOString() }));
+		const shown = matches.slice(0, Math.min(request.limit, behaviour.pageCap ?? Infinity));
+		const repeated = behaviour.repeatEvery ? shown.flatMap((e, i) => ((i + 1) % behaviour.repeatEvery! === 0 ? [e, e] : [e])).slice(0, request.limit) : shown;
+		const page = repeated.map((e) => ({ uid: e.job.uid, createdAt: new Date(e.createdMs).toISOString() }));
 		rows += page.length;
 		const total = behaviour.roundTotals && matches.length >= 1_000 ? Math.min(10_000, Math.floor(matches.length / 1_000) * 1_000) : matches.length;
 		const answer: Page = { jobs: page, total, consumedMicrocents: page.length * ROW_PRICE, remainingMicrocents: 1e12 };

@@ -40,7 +40,7 @@ describe('on activation and in the editor', () => {
 		const first = await h.poller.poll();
 		expect(first.error).toBeUndefined();
 		expect(first.empty).toBe(true);
-		expect(stateOf(h.poller)).toMatchObject({ version: 5, lastPoll: iso(DAY_START) });
+		expect(stateOf(h.poller)).toMatchObject({ version: 6, lastPoll: iso(DAY_START) });
 		expect(searchOf(h.poller)).toMatchObject({ activated: iso(DAY_START), watch: { head: iso(DAY_START - MINUTE) } });
 		expect(Object.keys(searchOf(h.poller)!.watch!.seen).sort()).toEqual([...atActivation].sort());
 		moveTo(time, DAY_START + 30 * MINUTE);
@@ -134,7 +134,7 @@ describe('on activation and in the editor', () => {
 
 describe('within one poll', () => {
 	it('sends at most Max Jobs per Poll and the rest on the next polls, none twice', async () => {
-		h = await startHarnessed(time, DAY_START, { ...everyMinutes(5), options: { maxJobsPerPoll: 40, rowsPerRequest: 15 } }, { jobs: 0 });
+		h = await startHarnessed(time, DAY_START, { ...everyMinutes(5), options: { maxJobsPerPoll: 40 } }, { jobs: 0, pageCap: 15 });
 		await h.poller.poll();
 		moveTo(time, DAY_START + 2 * MINUTE);
 		const posted = h.server.admin.addJobs(postedAt(DAY_START + 100_000, 100));
@@ -169,14 +169,14 @@ describe('within one poll', () => {
 	});
 
 	it('uses the poll budget of newer n8n when the context offers one', async () => {
-		h = await startHarnessed(time, DAY_START, {}, { jobs: 0 });
+		h = await startHarnessed(time, DAY_START, {}, { jobs: 0, pageCap: 10 });
 		// A slow host: each answer comes 5 s after its request, past 80% of a 5-second poll.
 		const proxy = await startSlowProxy(h.server.url, 5_000, time);
 		try {
 			const withBudget = createPoller({
 				credentials: { apiKey: h.key, baseUrl: proxy.url },
 				// Requests per Minute no more than the poll may send: the head reads all it can.
-				parameters: { options: { rowsPerRequest: 10, requestsPerMinute: 1 } },
+				parameters: { options: { requestsPerMinute: 1 } },
 				pollBudgetMs: 5_000,
 			});
 			await withBudget.poll();

@@ -1,5 +1,6 @@
 import { RequestBudget, freshLedger, windowCap, type RequestLedger } from '../../nodes/JobSearch/trigger/requests';
-import { BUCKET_MINUTES, RATE_FLOOR_SHARE, RATE_LIMITED_SHARE, RATE_RECOVERY_PER_MINUTE, WINDOW_REQUEST_CAP } from '../../nodes/JobSearch/trigger/tunables';
+import { RATE_FLOOR_SHARE, WINDOW_REQUEST_CAP } from '../../nodes/JobSearch/trigger/requests';
+import { BUCKET_MINUTES, RATE_LIMITED_SHARE, RATE_RECOVERY_PER_MINUTE } from '../../nodes/JobSearch/trigger/tunables';
 import { busiestMinute } from './drive';
 
 const T0 = Date.UTC(2026, 10, 20, 8, 0, 0);

@@ -6,7 +6,6 @@ import {
 	DEFAULT_LATE_WINDOW_MINUTES,
 	DEFAULT_MAX_JOBS_PER_POLL,
 	DEFAULT_REQUESTS_PER_MINUTE,
-	DEFAULT_ROWS_PER_REQUEST,
 } from '../../nodes/JobSearch/trigger/tunables';
 import { MINUTE, arrayIndex, classifyModelFailure, shownAt, standingAt, type IndexBehaviour, type IndexedJob } from './indexModel';
 
@@ -20,7 +19,6 @@ import { MINUTE, arrayIndex, classifyModelFailure, shownAt, standingAt, type Ind
 export const defaultSettings = (over: Partial<CycleSettings> = {}): CycleSettings => ({
 	lateWindowMs: DEFAULT_LATE_WINDOW_MINUTES * MINUTE,
 	maxJobsPerPoll: DEFAULT_MAX_JOBS_PER_POLL,
-	rowsPerRequest: DEFAULT_ROWS_PER_REQUEST,
 	pollTimeMs: 48_000,
 	intervalMs: MINUTE,
 	requestsPerMinute: DEFAULT_REQUESTS_PER_MINUTE,
@@ -59,6 +57,8 @@ export interface SimFigures {
 	worstDelayMinutes: number;
 	/** That delay for every job delivered, in minutes. */
 	delays: number[];
+	/** The most minutes a job was sent after its posting's Late Window ended (Lowest Cost's promise). */
+	worstPastLateWindowMinutes: number;
 	/** Polls that would be failed executions in n8n. */
 	failedPolls: number;
 	/** Polls whose reading a failure ended (a 429, a fault), failed or not. */
@@ -68,6 +68,10 @@ export interface SimFigures {
 
 /** A late job is sent at the latest by the final look of its part: a Late Window, a poll and some minutes after it was posted. */
 const SETTLING_MS = 30 * MINUTE;
+
+/** When a job shows where it stays: one posted again before its final look is sent by its new posting's at the latest. */
+const settledShowingMs = (j: IndexedJob, lateWindowMs: number) =>
+	j.repost && j.repost.atMs <= j.createdMs + lateWindowMs + SETTLING_MS ? Math.max(j.visibleMs, j.repost.createdMs) : j.visibleMs;
 
 interface Running {
 	spec: SimTrigger;
@@ -163,7 +167,7 @@ export async function simulate(triggers: SimTrigger[], fromMs: number, toMs: num
 			if (process.env.TRACE_SIM && run === runs[0]) {
 				const w = Object.values(out.state.searches)[0]?.watch;
 				const hm = (ms: number) => new Date(ms).toISOString().slice(11, 19);
-				console.log(hm(pollMs), `req ${run.index.requests.length - before} rows ${run.index.rows() - rowsBefore} emit ${out.emit.length} fail ${out.failure?.kind.kind ?? '-'}`, w ? `head ${hm(w.headMs)} final ${hm(w.finalMs)} floor ${hm(w.floorMs)} pass ${w.pass ? hm(w.pass.askedToMs) : '-'} pending ${w.pending.length} seen ${w.seen.size}` : '', `share ${out.state.requests.share.toFixed(2)} tokens ${out.state.requests.tokens.toFixed(1)}`);
+				console.log(hm(pollMs), `req ${run.index.requests.length - before} rows ${run.index.rows() - rowsBefore} emit ${out.emit.length} fail ${out.failure?.kind.kind ?? '-'}`, w ? `head ${hm(w.headMs)} final ${hm(w.finalMs)} floor ${hm(w.floorMs)} young ${w.youngMs.map(hm).join(',')} pending ${w.pending.length} seen ${w.seen.size}` : '', `share ${out.state.requests.share.toFixed(2)} tokens ${out.state.requests.tokens.toFixed(1)}`);
 			}
 			if (failureToReport(out, clock.ms)) run.failedPolls++;
 			if (out.failure) run.interruptedPolls++;
@@ -194,11 +198,12 @@ function figuresOf(run: Running, fromMs: number, toMs: number): SimFigures {
 			j.visibleMs + skewMs > fromMs &&
 			j.visibleMs - j.createdMs <= lateWindowMs &&
 			shownAt(j, toMs - skewMs) &&
-			j.visibleMs + skewMs <= toMs - lateWindowMs - SETTLING_MS - run.spec.everyMinutes * MINUTE &&
+			settledShowingMs(j, lateWindowMs) + skewMs <= toMs - lateWindowMs - SETTLING_MS - run.spec.everyMinutes * MINUTE &&
 			pollTimes.some((p) => shownAt(j, p - skewMs)),
 	);
 	let firstPoll = 0;
 	let worst = 0;
+	let pastLateWindow = 0;
 	const delays: number[] = [];
 	const lost: string[] = [];
 	for (const job of owed) {
@@ -209,6 +214,8 @@ function figuresOf(run: Running, fromMs: number, toMs: number): SimFigures {
 		}
 		const first = pollTimes.find((p) => shownAt(job, p - skewMs) && p >= job.visibleMs + skewMs) ?? at;
 		if (at <= first) firstPoll++;
+		const postedMs = job.repost && job.repost.atMs <= at - skewMs ? job.repost.createdMs : job.createdMs;
+		pastLateWindow = Math.max(pastLateWindow, (at - (postedMs + skewMs + lateWindowMs)) / MINUTE);
 		worst = Math.max(worst, (at - first) / MINUTE);
 		// TRACE_WORST=1: every job sent more than 16 minutes after the first poll that could see it.
 		if (process.env.TRACE_WORST && (at - first) / MINUTE > 16) console.log('late', job.uid, 'posted', new Date(job.createdMs).toISOString(), 'shown', new Date(job.visibleMs).toISOString(), 'sent', new Date(at).toISOString());
@@ -236,6 +243,7 @@ function figuresOf(run: Running, fromMs: number, toMs: number): SimFigures {
 		firstPollShare: firstPoll / Math.max(1, owed.length - lost.length),
 		worstDelayMinutes: worst,
 		delays,
+		worstPastLateWindowMinutes: pastLateWindow,
 		failedPolls: run.failedPolls,
 		interruptedPolls: run.interruptedPolls,
 		...(run.state ? { finalState: run.state } : {}),

@@ -16,9 +16,9 @@ export interface PageRequest {
 }
 
 export interface Page {
-	/** Newest createdAt first, ties by uid descending (the service's order). */
+	/** Newest createdAt first (the service's order). */
 	jobs: IDataObject[];
-	/** Every match in the window, before `limit`. */
+	/** Every distinct match in the window, before `limit`. */
 	total: number;
 	consumedMicrocents: number;
 	remainingMicrocents: number;
@@ -34,15 +34,11 @@ export interface ReadLimits {
 	/** No request starts at or after this moment (epoch ms). */
 	deadlineMs: number;
 	now: () => number;
-	/**
-	 * Asked before every request: false stops the read as a spent budget does (the trigger's
-	 * request budget and rate window). It may wait before it answers.
-	 */
+	/** Asked before every request: false stops the read as a spent budget does. It may wait before it answers. */
 	admit?: () => Promise<boolean>;
 	/**
 	 * Whether a failure of the very first request is thrown (the default: nothing was paid, the
-	 * caller changes nothing). The trigger keeps every failure in `interruptedBy` instead and
-	 * decides itself what a failure means.
+	 * caller changes nothing). The trigger keeps every failure in `interruptedBy` instead.
 	 */
 	throwFirstFailure?: boolean;
 }
@@ -52,10 +48,17 @@ export interface ReadJob {
 	createdMs: number;
 }
 
-/** How a range read ended: all of it, or stopped with `unread` left (budget spent or a failure). */
+/**
+ * How a range read ended: all of it; or stopped with `unread` left (budget spent or a failure);
+ * or `stuck`: a page brought nothing new although the total said more was there (a host that
+ * ignores the time bound, or repeats one page): asking again would buy the same rows again.
+ */
 export interface RangeRead {
 	complete: boolean;
 	unread?: TimeRange;
+	stuck?: boolean;
+	/** The uids the read returned inside its range. */
+	shown: Set<string>;
 }
 
 export interface CountRead {
@@ -66,25 +69,21 @@ export interface CountRead {
 
 /**
  * Whether a `total` is a count rather than a rounded figure. Search engines report large counts
- * rounded down to a thousand (and capped): a total of 1,000 or more that is a whole number of
- * thousands may stand for more, so it is only a lower bound. A count that happens to be exactly
- * 2,000 is treated the same way, which costs at most one more request.
+ * rounded down to a thousand: a total of 1,000 or more that is a whole number of thousands may
+ * stand for more. A count that is exactly 2,000 is treated the same way (one request more).
  */
 export function isExactTotal(total: number): boolean {
 	return total < 1_000 || total % 1_000 !== 0;
 }
 
-/**
- * Why a read stopped on a host that ignores `toDate`: paging back would buy the same newest jobs
- * again and again, each time billed, until the credit ran out. Kept in `interruptedBy`.
- */
+/** Why a read stopped: its page brought nothing new, so the next page would be the same one, billed again. */
 export class TimeBoundIgnored extends Error {
 	constructor(
-		readonly toMs: number,
+		readonly toMs: number | undefined,
 		/** The newest createdAt on the page, when it is past `toMs`. */
 		readonly answeredUpToMs?: number,
 	) {
-		const asked = `asked for jobs created up to ${new Date(toMs).toISOString()}`;
+		const asked = toMs === undefined ? 'asked for older jobs' : `asked for jobs created up to ${new Date(toMs).toISOString()}`;
 		super(
 			answeredUpToMs === undefined
 				? `the host ignored the time bound of the search (toDate): ${asked}, it answered with no job that was not read already`
@@ -93,9 +92,6 @@ export class TimeBoundIgnored extends Error {
 		this.name = 'TimeBoundIgnored';
 	}
 }
-
-/** How many jobs created in exactly this millisecond are already known to the caller. */
-export type KnownAt = (ms: number) => number;
 
 /** Newest first, ties by uid descending, as the service orders them (uids are digit strings). */
 export function compareNewestFirst(a: ReadJob, b: ReadJob): number {
@@ -109,29 +105,16 @@ function createdMsOf(job: IDataObject): number {
 	return typeof job.createdAt === 'string' ? Date.parse(job.createdAt) : Number.NaN;
 }
 
-/** The newest createdAt among `jobs` (-Infinity when none has one). */
-function newestMsOf(jobs: readonly IDataObject[]): number {
-	let newest = Number.NEGATIVE_INFINITY;
-	for (const job of jobs) {
-		const ms = createdMsOf(job);
-		if (ms > newest) newest = ms;
-	}
-	return newest;
-}
-
 /**
- * Reads search_jobs windows newest first under one row and time budget, shared by the trigger's
- * polls and the node's Return All. Paging goes back with `toDate` = the oldest createdAt of a full
- * page. That boundary is inclusive, so jobs sharing its millisecond are read again rather than
- * skipped and dropped here by uid; each page asks for a page's worth of rows beyond the jobs
- * already known at its boundary, so every page gets further back. Every job is kept once, by uid,
- * with no second copy of any page.
+ * Reads search_jobs windows newest first under one row and time budget, shared by the trigger
+ * and the node's Return All. Paging goes back with `toDate` = the oldest createdAt read so far
+ * (inclusive, so jobs sharing that millisecond come back and are dropped by uid).
  *
- * Failures: the very first request's error is thrown (nothing was paid, the caller changes
- * nothing). A later one stops the read like a spent budget, says what is left unread, and is kept
- * in `interruptedBy`: the rows read are paid for and must not be dropped. So does a page with a
- * job newer than its `toDate`, or one that adds no job to its read (`TimeBoundIgnored`): such a
- * host would sell the same page again on every further request.
+ * It is as tolerant as a search engine in front of the service needs: a row outside the asked
+ * window (a host that rounds the bounds to whole minutes) belongs to no read and is not kept; a
+ * uid repeated on a page or across pages is one job; a page shorter than `limit` ends the read only
+ * where its total says nothing is left, or is a rounded figure (a host that caps its pages). A
+ * read stops early only when a page brings nothing new.
  */
 export class Reader {
 	readonly jobs = new Map<string, ReadJob>();
@@ -141,9 +124,12 @@ export class Reader {
 	remainingMicrocents?: number;
 	interruptedBy?: Error;
 	readonly warnings: string[] = [];
+	/** The most a page reached past the `toDate` asked (a host that rounds bounds up): the next page asks that much more. */
+	overreachMs = 0;
+	/** Rows answered outside the window asked (billed, kept by no read). */
+	outsideRows = 0;
 
 	private maxRows: number;
-	/** The admission hook said no: nothing more is asked in this read. */
 	private refused = false;
 
 	constructor(
@@ -153,23 +139,20 @@ export class Reader {
 		this.maxRows = limits.maxRows;
 	}
 
-	/** Lets `rows` more be read from here, even past the row budget (a check that must be able to finish). */
-	allowAtLeast(rows: number): void {
-		this.maxRows = Math.max(this.maxRows, this.rows + rows);
-	}
-
-	/**
-	 * Runs `read` with at most `rows` more rows read during it: the rest of the row budget stays
-	 * for what comes after (the trigger's late-job looks after its head read).
-	 */
+	/** Runs `read` with at most `rows` more rows read during it; the rest of the row budget stays for what follows. */
 	async within<T>(rows: number, read: () => Promise<T>): Promise<T> {
 		const saved = this.maxRows;
-		this.maxRows = Math.min(saved, this.rows + rows);
+		this.maxRows = Math.min(saved, this.rows + Math.max(0, rows));
 		try {
 			return await read();
 		} finally {
 			this.maxRows = saved;
 		}
+	}
+
+	/** After an admission refusal that was only a share running out: later reads of this poll may ask again. */
+	resume(): void {
+		this.refused = false;
 	}
 
 	/** True when no further request may start: budget spent, or a request already failed. */
@@ -180,58 +163,78 @@ export class Reader {
 	}
 
 	/**
-	 * Reads one window to its end, or until the budget is spent. Each page's `total` counts its own
-	 * window (everything up to its `toDate`), so a page that holds its whole total ends the read and
-	 * the last page is never an empty one; a job that appears in the unread part mid-read raises the
-	 * next page's total and is read too. `shown` (pass an empty set) collects the uids the read
-	 * returned; `pageRows` overrides the page size for a read whose size is known (rows are billed
-	 * one by one, so one big page costs what small ones do).
+	 * Reads one window to its end, or until the budget is spent or a page brings nothing new.
+	 * `knownAt` counts the jobs the caller knows at a millisecond: a page asks for that many more,
+	 * as they come back first at an inclusive boundary.
 	 */
-	async readRange(range: TimeRange, knownAt: KnownAt = () => 0, shown = new Set<string>(), pageRows?: number): Promise<RangeRead> {
+	async readRange(range: TimeRange, knownAt: (ms: number) => number = () => 0): Promise<RangeRead> {
 		const { fromMs } = range;
+		const shown = new Set<string>();
 		let toMs = range.toMs;
-		// Matches of the window the last page did not hold (older than its oldest job, or tied with
-		// it), as its total said: what the next page must hold beyond the known boundary jobs.
-		let unread = Number.POSITIVE_INFINITY;
-		while (toMs === undefined || toMs >= fromMs) {
-			if (this.spent()) return { complete: false, unread: { fromMs, toMs } };
-			const known = toMs === undefined ? 0 : Math.max(this.readAt(toMs), knownAt(toMs));
-			if (known >= MAX_ROWS_PER_CALL) {
-				this.warnings.push(
-					`${MAX_ROWS_PER_CALL.toLocaleString('en-US')} or more matching jobs share createdAt ${new Date(toMs!).toISOString()}: one request returns at most ${MAX_ROWS_PER_CALL.toLocaleString('en-US')}, so any beyond them were skipped`,
-				);
+		// Matches the last page's total said were left beyond it: the next page asks for no more, so a
+		// caller's worst-case credit check is not overstated (a rounded total says only "at least").
+		let left = Infinity;
+		for (;;) {
+			if (this.spent()) return { complete: false, unread: { fromMs, toMs }, shown };
+			// The jobs already read at (or, on a rounding host, just past) the boundary come back first.
+			const again = toMs === undefined ? 0 : Math.max(this.readIn(toMs, toMs + this.overreachMs, shown), knownAt(toMs));
+			if (again >= MAX_ROWS_PER_CALL) {
+				// One request returns at most that many: the rest of this millisecond cannot be asked for.
+				const most = MAX_ROWS_PER_CALL.toLocaleString('en-US');
+				this.warnings.push(`${most} or more matching jobs share createdAt ${new Date(toMs!).toISOString()}: one request returns at most ${most}, so any beyond them were skipped`);
 				toMs = toMs! - 1;
 				continue;
 			}
-			// The jobs already read at the boundary come back first: ask for a page beyond them, and
-			// no more than the window has left, so a caller's worst-case credit check is not overstated.
-			const { rowsPerRequest } = this.limits;
-			const perPage = pageRows ?? (typeof rowsPerRequest === 'function' ? rowsPerRequest() : rowsPerRequest);
-			const budgeted = Math.max(1, Math.min(perPage, this.maxRows - this.rows, unread));
-			const limit = Math.min(MAX_ROWS_PER_CALL, known + budgeted);
+			const perPage = typeof this.limits.rowsPerRequest === 'function' ? this.limits.rowsPerRequest() : this.limits.rowsPerRequest;
+			const limit = Math.min(MAX_ROWS_PER_CALL, again + Math.max(1, Math.min(perPage, this.maxRows - this.rows, left)));
 			const page = await this.fetch({ fromMs, toMs, limit });
-			if (!page) return { complete: false, unread: { fromMs, toMs } };
-			const shownBefore = shown.size;
-			const oldestMs = this.collect(page.jobs, shown);
-			const newestMs = newestMsOf(page.jobs);
-			if (toMs !== undefined && newestMs > toMs) return this.stopOn(new TimeBoundIgnored(toMs, newestMs), { fromMs, toMs });
+			if (!page) return { complete: false, unread: { fromMs, toMs }, shown };
+			const uids = new Set<string>();
+			let fresh = 0;
+			let oldestMs = Infinity;
+			let newestMs = -Infinity;
+			for (const job of page.jobs) {
+				const createdMs = createdMsOf(job);
+				if (job.uid === undefined || Number.isNaN(createdMs)) {
+					this.warnings.push(`Skipped a job without a uid or createdAt: ${JSON.stringify(job).slice(0, 120)}`);
+					continue;
+				}
+				const uid = String(job.uid);
+				uids.add(uid);
+				newestMs = Math.max(newestMs, createdMs);
+				oldestMs = Math.min(oldestMs, createdMs);
+				if (createdMs < fromMs || (toMs !== undefined && createdMs > toMs)) {
+					this.outsideRows++;
+					continue;
+				}
+				if (!shown.has(uid)) fresh++;
+				shown.add(uid);
+				this.jobs.set(uid, { job, createdMs });
+			}
+			if (toMs !== undefined && newestMs > toMs) this.overreachMs = Math.max(this.overreachMs, newestMs - toMs);
 			const exact = isExactTotal(page.total);
-			if ((exact && page.jobs.length >= page.total) || page.jobs.length < limit || oldestMs === undefined) return { complete: true };
-			// More were due, yet every job came back already read: the next page would be this one.
-			if (toMs !== undefined && shown.size === shownBefore) return this.stopOn(new TimeBoundIgnored(toMs), { fromMs, toMs });
-			// A rounded total only says "at least": it may not size the next page down.
-			unread = exact ? page.total - page.jobs.length : Number.POSITIVE_INFINITY;
-			toMs = oldestMs;
+			// Nothing left: an empty page, a page that reached below the range, or one that held every
+			// match of its window (a rounded total is only "at least": there a full page reads on).
+			if (uids.size === 0 || oldestMs < fromMs) return { complete: true, shown };
+			if (uids.size >= page.total && (exact || page.jobs.length < limit)) return { complete: true, shown };
+			if (fresh === 0) {
+				this.interruptedBy = new TimeBoundIgnored(toMs, toMs !== undefined && newestMs > toMs ? newestMs : undefined);
+				return { complete: false, stuck: true, unread: { fromMs, toMs }, shown };
+			}
+			left = exact ? page.total - uids.size : Infinity;
+			toMs = Math.min(oldestMs, toMs ?? Infinity);
 		}
-		return { complete: true };
 	}
 
 	/** A `limit: 1` search: the window's match count for at most one billed row. */
-	async count(range: TimeRange): Promise<CountRead | undefined> {
+	async count(range: Required<TimeRange>): Promise<CountRead | undefined> {
 		if (this.spent()) return undefined;
 		const page = await this.fetch({ ...range, limit: 1 });
 		if (!page) return undefined;
-		this.collect(page.jobs, new Set());
+		for (const job of page.jobs) {
+			const createdMs = createdMsOf(job);
+			if (job.uid !== undefined && createdMs >= range.fromMs && createdMs <= range.toMs) this.jobs.set(String(job.uid), { job, createdMs });
+		}
 		return { total: page.total, exact: isExactTotal(page.total) };
 	}
 
@@ -253,30 +256,13 @@ export class Reader {
 		return page;
 	}
 
-	private stopOn(reason: TimeBoundIgnored, unread: TimeRange): RangeRead {
-		this.interruptedBy = reason;
-		return { complete: false, unread };
-	}
-
-	private readAt(ms: number): number {
+	/** How many of this read's jobs stand in [fromMs, toMs]. */
+	private readIn(fromMs: number, toMs: number, shown: Set<string>): number {
 		let count = 0;
-		for (const { createdMs } of this.jobs.values()) if (createdMs === ms) count++;
-		return count;
-	}
-
-	/** Adds a page's jobs; returns the oldest createdAt on the page. */
-	private collect(jobs: readonly IDataObject[], shown: Set<string>): number | undefined {
-		let oldestMs: number | undefined;
-		for (const job of jobs) {
-			const createdMs = createdMsOf(job);
-			if (job.uid === undefined || Number.isNaN(createdMs)) {
-				this.warnings.push(`Skipped a job without a uid or createdAt: ${JSON.stringify(job).slice(0, 120)}`);
-				continue;
-			}
-			this.jobs.set(String(job.uid), { job, createdMs });
-			shown.add(String(job.uid));
-			oldestMs = oldestMs === undefined ? createdMs : Math.min(oldestMs, createdMs);
+		for (const uid of shown) {
+			const ms = this.jobs.get(uid)!.createdMs;
+			if (ms >= fromMs && ms <= toMs) count++;
 		}
-		return oldestMs;
+		return count;
 	}
 }

@@ -54,9 +54,11 @@ export function checkEnvelope<T>(tool: ToolName, body: unknown): EnvelopeCheck<T
 	if (tool === 'search_jobs' && !Number.isSafeInteger(body.data.total)) {
 		return { ok: false, problem: 'JSON without an integer "data.total"' };
 	}
-	// The walk ends when a page holds its whole total: fewer than the jobs sent is not the service's count.
-	if (tool === 'search_jobs' && (body.data.total as number) < (body.data.jobs as unknown[]).length) {
-		return { ok: false, problem: `a "data.total" of ${body.data.total as number}, fewer than its ${(body.data.jobs as unknown[]).length} jobs` };
+	// The walk ends when a page holds its whole total: fewer than the distinct jobs sent is not the
+	// service's count (a uid repeated in the answer, as a search engine's join may, is one job).
+	const distinct = tool === 'search_jobs' ? new Set((body.data.jobs as { uid?: unknown }[]).map((job) => String(job?.uid))).size : 0;
+	if (tool === 'search_jobs' && (body.data.total as number) < distinct) {
+		return { ok: false, problem: `a "data.total" of ${body.data.total as number}, fewer than its ${distinct} jobs` };
 	}
 	const usage = body.usage;
 	if (!isObject(usage)) return { ok: false, problem: 'JSON without a "usage" object' };

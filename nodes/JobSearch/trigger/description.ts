@@ -1,23 +1,19 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { outputOption } from './digest';
-import { MAX_ROWS_PER_CALL, toNodeProperties } from '../filters';
+import { toNodeProperties } from '../filters';
 import { additionalFiltersOption, includeUsageOption, simplifyProperty } from '../actions/common.descriptions';
 import { PRICE_MICROCENTS, formatUsd } from '../service/pricing';
 import { MEASURED } from './measured';
-import {
-	CHECK_MIN_ROWS,
-	DEFAULT_MAX_JOBS_PER_POLL,
-	DEFAULT_LATE_WINDOW_MINUTES,
-	DEFAULT_REQUESTS_PER_MINUTE,
-	DEFAULT_ROWS_PER_REQUEST,
-	MAX_LATE_WINDOW_MINUTES,
-	PASS_EVERY_MS,
-	WINDOW_REQUEST_CAP,
-} from './tunables';
+import { DEFAULT_LATE_WINDOW_MINUTES, DEFAULT_MAX_JOBS_PER_POLL, DEFAULT_REQUESTS_PER_MINUTE } from './tunables';
+import { WINDOW_REQUEST_CAP } from './requests';
 import { SERVICE_PLANS } from '../service/plans';
 
-const MINUTE_MS = 60_000;
+/** A measured cost per new job, in dollars. */
+const perJob = (rowsPerJob: number) => formatUsd(Math.round(rowsPerJob * PRICE_MICROCENTS.search_jobs));
+
+/** The filter fields in the order of their labels, the same under One Search and Several Searches. */
+const filterFields = () => toNodeProperties({ omit: TRIGGER_OWNED_KEYS }).sort((a, b) => a.displayName.localeCompare(b.displayName));
 
 /** "15 minutes", "hour", "2 hours": a span of minutes as the notice says it after "every" or "the last". */
 function minutes(n: number): string {
@@ -31,7 +27,7 @@ export const TRIGGER_OWNED_KEYS = ['limit', 'searchPeriod', 'fromDate', 'toDate'
 
 export const properties: INodeProperties[] = [
 	{
-		displayName: `Cost, as measured: up to ${MEASURED.batchRowsPerJob.toFixed(2)} rows (${formatUsd(Math.round(MEASURED.batchRowsPerJob * PRICE_MICROCENTS.search_jobs))}) per new job where the index shows jobs in batches, up to ${MEASURED.outOfOrderRowsPerJob.toFixed(2)} where it shows them out of order (up to ${MEASURED.upToPostingsPerHour} matching postings an hour; busier searches up to ${MEASURED.busyRowsPerJob.toFixed(1)}, where some of their jobs come an hour late); asking where nothing is new costs nothing. Each job is sent once; one the index shows late, within about ${minutes(PASS_EVERY_MS / MINUTE_MS)} where the requests allow. Activation reads, and pays for once, the matching jobs of the last ${minutes(DEFAULT_LATE_WINDOW_MINUTES)} (Late Window), and sends none of them.`,
+		displayName: `Cost: about ${perJob(MEASURED.soonRowsPerJob)} per new job for searches of up to ${MEASURED.upToPostingsPerHour} new jobs an hour, up to ${perJob(MEASURED.busyRowsPerJob)} for busier ones; with Delivery set to Lowest Cost, at most ${perJob(MEASURED.lowestCostRowsPerJob)}, an hour later. Each job is sent once. Activation pays once for the matching jobs of the last ${minutes(DEFAULT_LATE_WINDOW_MINUTES)} and sends none of them.`,
 		name: 'creditNotice',
 		type: 'notice',
 		default: '',
@@ -52,7 +48,7 @@ export const properties: INodeProperties[] = [
 		],
 		description: 'Whether to watch one search or several named ones (one per skill, client profile or team member)',
 	},
-	...toNodeProperties({ omit: TRIGGER_OWNED_KEYS }).map((property) => ({ ...property, displayOptions: { show: { watch: ['oneSearch'] } } })),
+	...filterFields().map((property) => ({ ...property, displayOptions: { show: { watch: ['oneSearch'] } } })),
 	{
 		displayName: 'Searches',
 		name: 'searches',
@@ -67,8 +63,7 @@ export const properties: INodeProperties[] = [
 			{
 				displayName: 'Search',
 				name: 'search',
-				// Sorted by label, as n8n's lint rule asks (test/filters checks the rendered description);
-				// "Alert Name" sorts before every filter group, so a user adding a search sees it first.
+				// Sorted by label, as n8n's lint rule asks: "Alert Name" sorts before every filter group.
 				values: [
 					{
 						displayName: 'Alert Name',
@@ -79,8 +74,8 @@ export const properties: INodeProperties[] = [
 						placeholder: 'e.g. Python scraping',
 						description: 'The name of this search: items carry it in "search" and "searches", so a Switch can route on it',
 					} as INodeProperties,
-					...toNodeProperties({ omit: TRIGGER_OWNED_KEYS }),
-				].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+					...filterFields(),
+				],
 			},
 		],
 	},
@@ -94,13 +89,32 @@ export const properties: INodeProperties[] = [
 		options: [
 			additionalFiltersOption(),
 			{
+				displayName: 'Delivery',
+				name: 'delivery',
+				type: 'options',
+				default: 'asSoonAsSeen',
+				options: [
+					{
+						name: 'As Soon As Seen',
+						value: 'asSoonAsSeen',
+						description: `Each job at the first check that can see it; a job that shows up in search late comes within about a quarter of an hour. Up to ${perJob(MEASURED.busyRowsPerJob)} per job on busy searches.`,
+					},
+					{
+						name: 'Lowest Cost',
+						value: 'lowestCost',
+						description: `Each job about an hour after it was posted, once nothing more can show up around it: at most ${perJob(MEASURED.lowestCostRowsPerJob)} per job on any search`,
+					},
+				],
+				description: 'Choose Lowest Cost for digests and busy searches where an hour does not matter',
+			},
+			{
 				displayName: 'Emit on First Poll (Hours)',
 				name: 'firstPollHours',
 				type: 'number',
 				default: 0,
 				typeOptions: { minValue: 0, maxValue: 720, numberPrecision: 0 },
 				description:
-					'On activation, also send the jobs posted in this many hours before it (billed like any other row). 0 sends nothing on the first poll: alerts start from activation.',
+					'Set it to also get, once on activation, the jobs posted in this many hours before it (paid like any other job). 0 starts the alerts from activation.',
 			},
 			includeUsageOption('poll'),
 			{
@@ -108,9 +122,9 @@ export const properties: INodeProperties[] = [
 				name: 'lateWindowMinutes',
 				type: 'number',
 				default: DEFAULT_LATE_WINDOW_MINUTES,
-				typeOptions: { minValue: 1, maxValue: MAX_LATE_WINDOW_MINUTES, numberPrecision: 0 },
+				typeOptions: { minValue: 1, maxValue: 24 * 60, numberPrecision: 0 },
 				description:
-					'How long after its posting time a job may still show up in the index for the first time (it refreshes every 5 to 15 minutes, stragglers later). Asking this window again for late jobs costs requests, not rows; activation reads it once.',
+					'How long after its posting time a job may still appear in search results for the first time (usually 5 to 15 minutes, stragglers up to about half an hour). Raise it only if jobs that appear later than this are missed.',
 			},
 			{
 				displayName: 'Max Jobs per Poll',
@@ -119,7 +133,7 @@ export const properties: INodeProperties[] = [
 				default: DEFAULT_MAX_JOBS_PER_POLL,
 				typeOptions: { minValue: 1, numberPrecision: 0 },
 				description:
-					`How many new jobs one poll reads at most, and so pays for; its looks for jobs the index shows late may read as many rows again, and a count that finds a late job ${CHECK_MIN_ROWS} more. What is left is read by the next polls, oldest part first: nothing is skipped. (The silent read of the Late Window on activation is not bound by it.)`,
+					'The most new jobs one check pays for (a bulk of postings is then sent over several checks; nothing is skipped). Lower it to cap what one check can spend.',
 			},
 			outputOption,
 			{
@@ -128,16 +142,7 @@ export const properties: INodeProperties[] = [
 				type: 'number',
 				default: DEFAULT_REQUESTS_PER_MINUTE,
 				typeOptions: { minValue: 0.5, maxValue: SERVICE_PLANS.enterprise.requestsPerMinute, numberPrecision: 1 },
-				description: `How many requests this trigger spends a minute on average, of the key's limit (${SERVICE_PLANS.free.title} ${SERVICE_PLANS.free.requestsPerMinute}, ${SERVICE_PLANS.pro.title} ${SERVICE_PLANS.pro.requestsPerMinute} a minute). It never sends more than ${WINDOW_REQUEST_CAP} in one minute unless this is higher, and slows down by itself when the service says the key is busy. Fewer requests cost a few more rows.`,
-			},
-			{
-				displayName: 'Rows per Request',
-				name: 'rowsPerRequest',
-				type: 'number',
-				default: DEFAULT_ROWS_PER_REQUEST,
-				typeOptions: { minValue: 1, maxValue: MAX_ROWS_PER_CALL, numberPrecision: 0 },
-				description:
-					'Page size of each search call. Rows are billed one by one, so this changes only how many requests a busy poll makes (each counts toward the rate limit).',
+				description: `How many of the API key's requests (${SERVICE_PLANS.free.title} ${SERVICE_PLANS.free.requestsPerMinute}, ${SERVICE_PLANS.pro.title} ${SERVICE_PLANS.pro.requestsPerMinute} a minute) this trigger uses a minute on average. Lower it when other workflows share the key, raise it on a ${SERVICE_PLANS.pro.title} key. It never sends more than ${WINDOW_REQUEST_CAP} in one minute unless this is higher, and slows down by itself when the service says the key is busy.`,
 			},
 		],
 	},

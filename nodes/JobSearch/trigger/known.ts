@@ -1,164 +1,128 @@
-import type { Reader, ReadJob } from '../paging/reader';
+import type { RangeRead, Reader, ReadJob } from '../paging/reader';
 import type { Range, Watch } from './state';
 
-/** Known createdAt values that must all be whole seconds before the index is taken to round them: by chance, 1 in 1000^20. */
-const COARSE_SAMPLES = 20;
 const MINUTE_MS = 60_000;
 
 /**
- * What one poll knows of the index: the jobs read before it (`seen`, `gone`) plus what its reader
- * has read so far. New uids become seen, and are sent, as they are absorbed.
+ * What one poll knows of one search's index: the uids read before (`seen`, `gone`) and what this
+ * poll reads. A uid not seen before is new and is sent, once; a seen uid is never sent again,
+ * whatever createdAt or position the index gives it later.
  */
 export class Known {
-	readonly seen: Map<string, number>;
-	readonly gone: Set<string>;
-	/** Jobs never seen before, to send. */
+	/** New jobs to send. */
 	readonly fresh: ReadJob[] = [];
-	/** Of the fresh jobs, those created before something newer had been read: shown late by the index. */
 	late = 0;
-	/** Known jobs read at a newer createdAt than before: the same job posted again. */
 	reposts = 0;
 	goneFound = 0;
-	/** Two jobs read in one millisecond in this poll: the index makes ties. */
+	/** This poll read a new job in the millisecond of a known one. */
 	tiesFound = false;
-	/** The newest millisecond in which this poll read a second job (-Infinity: none). */
-	tiesAtMs = -Infinity;
-	private readonly absorbed = new Set<string>();
-	/** How many known jobs stand at each millisecond (gone ones included): a new one beside them is a tie. */
-	private readonly atMs = new Map<number, number>();
+	/** The distinct createdAt of known jobs, ascending: the open stretches lie between them. */
+	private points: number[];
 
 	constructor(
-		readonly reader: Reader,
-		previous: Watch | undefined,
-		private readonly emitting: boolean,
+		private readonly watch: Watch,
+		private readonly reader: Reader,
 		/** Whether another search of the trigger knows a uid already: then it is learned here, not sent again. */
-		private readonly knownElsewhere: (uid: string) => boolean = () => false,
+		private readonly knownElsewhere: (uid: string) => boolean,
 	) {
-		this.seen = new Map(previous?.seen);
-		this.gone = new Set(previous?.gone);
-		for (const ms of this.seen.values()) this.atMs.set(ms, (this.atMs.get(ms) ?? 0) + 1);
-	}
-
-	private place(from: number | undefined, to: number): void {
-		if (from !== undefined) this.atMs.set(from, (this.atMs.get(from) ?? 1) - 1);
-		this.atMs.set(to, (this.atMs.get(to) ?? 0) + 1);
+		this.points = [...new Set(watch.seen.values())].sort((a, b) => a - b);
 	}
 
 	/**
-	 * Takes in what the reader read since the last call; returns how many jobs were new. New jobs
-	 * created before `learnBeforeMs` (the activation read) become known without being sent.
+	 * Takes in what a read returned. New jobs created at or before `lateBeforeMs` count as shown
+	 * late; those created before `learnBeforeMs` (the activation's history) are learned, not sent.
 	 */
-	absorb(lateBeforeMs = -Infinity, learnBeforeMs = -Infinity): number {
-		let fresh = 0;
-		for (const [uid, read] of this.reader.jobs) {
-			if (this.absorbed.has(uid)) continue;
-			this.absorbed.add(uid);
-			const before = this.seen.get(uid);
+	absorb(read: RangeRead, lateBeforeMs: number, learnBeforeMs = -Infinity): void {
+		const { seen, gone } = this.watch;
+		for (const uid of read.shown) {
+			const { createdMs } = this.reader.jobs.get(uid)!;
+			const before = seen.get(uid);
 			if (before !== undefined) {
-				this.gone.delete(uid); // shown again: counted again, never sent again
-				if (read.createdMs > before) {
-					// Posted again under the same uid: it now stands at its new createdAt, and is
-					// remembered from there, so it is not sent again while the index shows it.
-					this.seen.set(uid, read.createdMs);
-					this.place(before, read.createdMs);
+				gone.delete(uid);
+				if (createdMs > before) {
+					seen.set(uid, createdMs);
+					this.addPoint(createdMs);
 					this.reposts++;
 				}
 				continue;
 			}
-			if ((this.atMs.get(read.createdMs) ?? 0) > 0) {
-				this.tiesFound = true;
-				this.tiesAtMs = Math.max(this.tiesAtMs, read.createdMs);
-			}
-			this.seen.set(uid, read.createdMs);
-			this.place(undefined, read.createdMs);
-			fresh++;
-			if (this.knownElsewhere(uid)) continue;
-			if (read.createdMs <= lateBeforeMs) this.late++;
-			if (this.emitting && read.createdMs >= learnBeforeMs) this.fresh.push(read);
+			if (this.addPoint(createdMs)) this.tiesFound = true;
+			seen.set(uid, createdMs);
+			if (this.knownElsewhere(uid) || createdMs < learnBeforeMs) continue;
+			if (createdMs <= lateBeforeMs) this.late++;
+			this.fresh.push(this.reader.jobs.get(uid)!);
 		}
-		return fresh;
 	}
 
-	/** Known jobs the index still shows (as far as this poll knows) created in exactly this millisecond. */
-	readonly activeAt = (ms: number): number => {
+	/** After a whole read of `range`: the known uids it did not return are gone (not counted, never sent again). */
+	markGone(range: Range, read: RangeRead): void {
+		for (const [uid, ms] of this.watch.seen) {
+			if (ms < range.fromMs || ms > range.toMs || read.shown.has(uid) || this.watch.gone.has(uid)) continue;
+			this.watch.gone.add(uid);
+			this.goneFound++;
+		}
+	}
+
+	/** Known jobs created in exactly this millisecond: they come back first where a page ends there. */
+	readonly at = (ms: number): number => {
 		let count = 0;
-		for (const [uid, createdMs] of this.seen) if (createdMs === ms && !this.gone.has(uid)) count++;
+		for (const createdMs of this.watch.seen.values()) if (createdMs === ms) count++;
 		return count;
 	};
 
-	activeIn(range: Range): { uid: string; createdMs: number }[] {
-		const out: { uid: string; createdMs: number }[] = [];
-		for (const [uid, createdMs] of this.seen) {
-			if (createdMs >= range.fromMs && createdMs <= range.toMs && !this.gone.has(uid)) out.push({ uid, createdMs });
-		}
-		return out;
+	/** Known jobs the index still shows (as far as the trigger knows) in `range`. */
+	activeIn(range: Range): number {
+		let count = 0;
+		for (const [uid, ms] of this.watch.seen) if (ms >= range.fromMs && ms <= range.toMs && !this.watch.gone.has(uid)) count++;
+		return count;
+	}
+
+	/** An end t <= toMs such that (fromMs, t] holds at most `most` known jobs (or one millisecond's, if more share it). */
+	partEnd(fromMs: number, toMs: number, most: number): number {
+		const times = [...this.watch.seen.values()].filter((ms) => ms > fromMs && ms <= toMs).sort((a, b) => a - b);
+		if (times.length <= most) return toMs;
+		return times[most] > times[0] ? times[most] - 1 : times[0];
 	}
 
 	/**
-	 * Whether the index gives createdAt in whole seconds (every one of at least COARSE_SAMPLES known
-	 * jobs): then jobs share a second often, and a late one may share a known job's.
+	 * The stretches of `range` between the milliseconds of known jobs, oldest first, outside the
+	 * `holes` (parts still to be read whole). Asking one costs nothing when nothing new is in it.
 	 */
-	coarseTimes(): boolean {
-		if (this.seen.size < COARSE_SAMPLES) return false;
-		for (const ms of this.seen.values()) if (ms % 1000 !== 0) return false;
-		return true;
-	}
-
-	/**
-	 * Whether the index gives createdAt in whole minutes (every known job, one at least): then a job
-	 * shown late shares a known job's minute often, at any volume, and no tie need be seen first.
-	 * One job of a finer index is a whole minute by chance once in 60,000; it then costs that job's
-	 * row again, until the next one shows otherwise.
-	 */
-	wholeMinutes(): boolean {
-		if (this.seen.size === 0) return false;
-		for (const ms of this.seen.values()) if (ms % MINUTE_MS !== 0) return false;
-		return true;
-	}
-
-	/** Whether two known jobs share a millisecond in this range. */
-	hasTies(range: Range): boolean {
-		const times = new Set<number>();
-		for (const ms of this.seen.values()) {
-			if (ms < range.fromMs || ms > range.toMs) continue;
-			if (times.has(ms)) return true;
-			times.add(ms);
-		}
-		return false;
-	}
-
-	/** The newest createdAt the reader has read (-Infinity when none). */
-	newestRead(): number {
-		let newest = -Infinity;
-		for (const { createdMs } of this.reader.jobs.values()) newest = Math.max(newest, createdMs);
-		return newest;
-	}
-
-	/**
-	 * The stretches of `range` between the milliseconds of known jobs (those milliseconds left
-	 * out), oldest first. Asking one costs nothing when nothing new is in it: a search that returns
-	 * no row is free, and every row it returns is a job not read before (or one posted again).
-	 */
-	openStretches(range: Range): Range[] {
-		const points = [...new Set([...this.seen.values()].filter((ms) => ms >= range.fromMs && ms <= range.toMs))].sort((a, b) => a - b);
+	openStretches(range: Range, holes: Range[]): Range[] {
 		const out: Range[] = [];
 		let cursor = range.fromMs;
-		for (const ms of points) {
-			if (ms > cursor) out.push({ fromMs: cursor, toMs: ms - 1 });
-			cursor = ms + 1;
+		const start = lowerBound(this.points, range.fromMs);
+		for (let i = start; i < this.points.length && this.points[i] <= range.toMs; i++) {
+			if (this.points[i] > cursor) out.push({ fromMs: cursor, toMs: this.points[i] - 1 });
+			cursor = this.points[i] + 1;
 		}
 		if (cursor <= range.toMs) out.push({ fromMs: cursor, toMs: range.toMs });
-		return this.unread().reduce((stretches, hole) => stretches.flatMap((s) => outside(s, hole)), out);
+		return holes.reduce((stretches, hole) => stretches.flatMap((s) => outside(s, hole)), out);
 	}
 
-	/** Parts left unread on purpose (see PendingRead.deferred): no stretch reaches into them. */
-	unread: () => Range[] = () => [];
-
-	markGone(uid: string): void {
-		if (this.gone.has(uid)) return;
-		this.gone.add(uid);
-		this.goneFound++;
+	/** Whether every known createdAt is a whole minute: then a job shown late shares a known job's minute often, at any volume. */
+	wholeMinutes(): boolean {
+		return this.points.length > 0 && this.points.every((ms) => ms % MINUTE_MS === 0);
 	}
+
+	/** Adds a known createdAt; true when a known job stood there already (a tie). */
+	private addPoint(ms: number): boolean {
+		const i = lowerBound(this.points, ms);
+		if (this.points[i] === ms) return true;
+		this.points.splice(i, 0, ms);
+		return false;
+	}
+}
+
+function lowerBound(sorted: number[], ms: number): number {
+	let lo = 0;
+	let hi = sorted.length;
+	while (lo < hi) {
+		const mid = (lo + hi) >>> 1;
+		if (sorted[mid] < ms) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo;
 }
 
 /** What of `stretch` lies outside `hole`. */

@@ -14,12 +14,6 @@ import { readSettings, type TriggerSettings } from './settings';
 import { readState, writeState, type TriggerState } from './state';
 import { MANUAL_SAMPLE_SIZE, POLL_TIME_SHARE } from './tunables';
 
-/**
- * Retries of a 5xx or a dropped connection inside one request. A 429 is not retried here: the
- * cycle's request budget waits it out when it ends within the poll's time, else the next poll does.
- */
-const POLL_REQUEST_RETRIES = 2;
-
 /** With several searches, items name the searches that found each job: their names, by the searches' keys. */
 function namesOf(settings: TriggerSettings, foundBy: Map<string, string[]>): { foundBy?: (uid: string) => string[] } {
 	if (!settings.named) return {};
@@ -89,7 +83,9 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 				// errors are the node's own (NodeApiError), passed on as they are.
 				const { data, usage } = (await callTool
 					.call(this, 'search_jobs', body, {
-						maxRetries: POLL_REQUEST_RETRIES,
+						// No retry inside a request: every request, a retry too, takes a place in the request
+						// budget (the cycle waits a 429 out; a 5xx ends the reading and the next poll carries on).
+						maxRetries: 0,
 						maxRetryWaitMs: pollTimeMs * POLL_TIME_SHARE,
 						deadlineMs,
 						answerByMs: startMs + pollTimeMs,
@@ -115,14 +111,7 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 		const { consumedMicrocents, remainingMicrocents } = outcome.reader;
 		const credit = remainingMicrocents === undefined ? undefined : creditAfterPoll(staticData, Date.now(), consumedMicrocents, remainingMicrocents);
 		if (credit?.warnNow) this.logger.warn(`${logPrefix.call(this)} credit runs short: ${credit.warnNow}`);
-		if (reported instanceof NodeApiError || reported instanceof NodeOperationError) throw reported;
-		if (reported) {
-			// The Reader's own verdict: a host that answers outside the time bound asked for.
-			throw operationError(this.getNode(), 'invalid_response', `The alert stopped: ${reported.message}`, {
-				description:
-					"Each request asks for the jobs of one stretch of time; a host that answers with other jobs would bill them again on every poll. Check that the Base URL in the credential is the service's REST address, not a proxy or another API.",
-			});
-		}
+		if (reported) throw reported instanceof NodeApiError || reported instanceof NodeOperationError ? reported : operationError(this.getNode(), 'invalid_response', reported.message);
 		if (outcome.emit.length === 0) return null;
 		const usage = settings.includeUsage ? { consumedMicrocents, remainingMicrocents: remainingMicrocents ?? 0 } : undefined;
 		const creditLeft = settings.includeUsage && credit ? { creditLeft: credit.creditLeft } : {};

@@ -1,12 +1,18 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { MAX_POLL_TIME_MS, MIN_POLL_TIME_MS, POLL_TIME_OF_INTERVAL, SCHEDULED_POLL_LATE_MS, UNFENCED_POLL_BUDGET_MS } from './tunables';
+import { BUCKET_MINUTES, POLL_TIME_SHARE, SCHEDULED_POLL_LATE_MS } from './tunables';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
 const WEEK_MS = 7 * DAY_MS;
 const MONTH_MS = 31 * DAY_MS;
+
+/** However far apart polls are, one spends at most a bucket of requests: a 429 storm ends the poll, not the day. */
+const MAX_POLL_TIME_MS = BUCKET_MINUTES * MINUTE_MS;
+
+/** What n8n 2.41 gives a poll it does not fence (its default): a shorter budget means the durable scheduler runs the poll. */
+const UNFENCED_POLL_BUDGET_MS = 5 * MINUTE_MS;
 
 /** The shortest time between two ticks of `*\/step` over a cycle of `size` (minutes of an hour, hours of a day). */
 function shortestStep(step: number, size: number): number {
@@ -82,7 +88,7 @@ function hostBudgetMs(context: IPollFunctions): number {
  * polls, so a poll ends before the next one starts, and at most MAX_POLL_TIME_MS.
  */
 export function pollTimeMs(context: IPollFunctions): number {
-	const derived = Math.min(MAX_POLL_TIME_MS, Math.max(MIN_POLL_TIME_MS, shortestIntervalMs(context) * POLL_TIME_OF_INTERVAL));
+	const derived = Math.min(MAX_POLL_TIME_MS, shortestIntervalMs(context) * POLL_TIME_SHARE);
 	const given = hostBudgetMs(context);
 	return Number.isNaN(given) ? derived : Math.min(given, derived);
 }

@@ -32,7 +32,6 @@ export function report(this: IPollFunctions, outcome: CycleOutcome, events: Poll
 	if (budget.waitedMs > 0) parts.push(`waited ${(budget.waitedMs / 1000).toFixed(1)} s for the rate window`);
 	const waitedOut = events.rateLimited - (outcome.failure?.kind.kind === 'rate-limited' ? 1 : 0);
 	if (waitedOut > 0) parts.push(`${waitedOut} rate limit${waitedOut === 1 ? '' : 's'} (429) waited out`);
-	if (outcome.passDone && !outcome.firstPoll) parts.push('late-job pass done');
 	const unread = Object.values(outcome.state.searches).every((search) => !search.watch);
 	if (outcome.firstPoll && unread) parts.push('first poll: nothing read yet (the next poll reads the Late Window), nothing sent');
 	else if (outcome.firstPoll) parts.push(outcome.emit.length ? 'first poll' : 'first poll: learned the Late Window, nothing sent');

@@ -1,13 +1,16 @@
-import {
-	BUCKET_MINUTES,
-	RATE_FLOOR_SHARE,
-	RATE_RECOVERY_PER_MINUTE,
-	RATE_WINDOW_MS,
-	RATE_LIMITED_SHARE,
-	WINDOW_REQUEST_CAP,
-} from './tunables';
+import { SERVICE_PLANS } from '../service/plans';
+import { BUCKET_MINUTES, RATE_LIMITED_SHARE, RATE_RECOVERY_PER_MINUTE } from './tunables';
 
 const MINUTE_MS = 60_000;
+
+/** The service counts requests in a sliding window of one minute (docs/service.md#limits). */
+export const RATE_WINDOW_MS = MINUTE_MS;
+
+/** However the options are set, no 60 seconds see more requests than a Free key's whole limit. */
+export const WINDOW_REQUEST_CAP = SERVICE_PLANS.free.requestsPerMinute;
+
+/** Lowered three times in a row at most: however busy the key, the trigger keeps a head read and a final look going. */
+export const RATE_FLOOR_SHARE = RATE_LIMITED_SHARE ** 3;
 
 /**
  * What the trigger remembers of its own requests between polls: a token bucket (the average rate),

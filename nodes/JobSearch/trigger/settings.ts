@@ -8,12 +8,7 @@ import { TRIGGER_OWNED_KEYS } from './description';
 import type { TriggerOutput } from './digest';
 import { mergeSearches, type SearchSpec } from './searches';
 import { pollTimeMs, shortestIntervalMs, unkeptActivationWithinMs } from './pollTime';
-import {
-	DEFAULT_LATE_WINDOW_MINUTES,
-	DEFAULT_MAX_JOBS_PER_POLL,
-	DEFAULT_REQUESTS_PER_MINUTE,
-	DEFAULT_ROWS_PER_REQUEST,
-} from './tunables';
+import { DEFAULT_LATE_WINDOW_MINUTES, DEFAULT_MAX_JOBS_PER_POLL, DEFAULT_REQUESTS_PER_MINUTE } from './tunables';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -61,9 +56,16 @@ function namedSearches(this: IPollFunctions, options: IDataObject): SearchSpec[]
 			description: 'Add a search under Searches (Add Search), give it an Alert Name and its filters, or switch Watch to One Search.',
 		});
 	}
+	const names = entries.map((entry, index) => (typeof entry.name === 'string' && entry.name.trim() !== '' ? entry.name.trim() : `Search ${index + 1}`));
+	const twice = names.find((name, index) => names.findIndex((other) => other.toLowerCase() === name.toLowerCase()) !== index);
+	if (twice !== undefined) {
+		throw operationError(this.getNode(), 'invalid_input', `Two searches are named "${twice}"`, {
+			description: 'Give each search its own Alert Name: items carry it in "search" and "searches", so a Switch node can tell them apart.',
+		});
+	}
 	return mergeSearches(
 		entries.map((entry, index) => {
-			const name = typeof entry.name === 'string' && entry.name.trim() !== '' ? entry.name.trim() : `Search ${index + 1}`;
+			const name = names[index];
 			const parameter = (key: string) => (key === 'options' ? options : entry[key]);
 			return { name, filters: filters.call(this, parameter, `Search "${name}": `) };
 		}),
@@ -87,7 +89,7 @@ export function readSettings(this: IPollFunctions): TriggerSettings {
 			lateWindowMs: positive(options.lateWindowMinutes, DEFAULT_LATE_WINDOW_MINUTES) * MINUTE_MS,
 			firstPollLookbackMs: firstPollHours > 0 ? firstPollHours * HOUR_MS : undefined,
 			maxJobsPerPoll: Math.floor(positive(options.maxJobsPerPoll, DEFAULT_MAX_JOBS_PER_POLL)),
-			rowsPerRequest: Math.floor(positive(options.rowsPerRequest, DEFAULT_ROWS_PER_REQUEST)),
+			delivery: options.delivery === 'lowestCost' ? 'lowestCost' : 'asSoonAsSeen',
 			requestsPerMinute: positive(options.requestsPerMinute, DEFAULT_REQUESTS_PER_MINUTE),
 			pollTimeMs: pollTimeMs(this),
 			intervalMs: shortestIntervalMs(this),

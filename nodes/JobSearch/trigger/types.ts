@@ -1,22 +1,25 @@
 import type { FetchPage } from '../paging/reader';
 
+/** What the user chose between freshness and cost (the Delivery option). */
+export type Delivery = 'asSoonAsSeen' | 'lowestCost';
+
 export interface CycleSettings {
 	/** How long after its createdAt a job may still show up in the index for the first time. */
 	lateWindowMs: number;
 	/** First poll only: send the jobs of this many ms before now. Unset: send nothing, just learn them. */
 	firstPollLookbackMs?: number;
-	/** New jobs a poll reads at most (all searches together), and as many rows again for its late-job looks. */
+	/** New jobs a poll reads at most (all searches together), and as many rows again for its other looks. */
 	maxJobsPerPoll: number;
-	rowsPerRequest: number;
 	/** How long this poll may take. */
 	pollTimeMs: number;
 	/** The shortest time n8n may leave between two polls (Poll Times). */
 	intervalMs: number;
 	requestsPerMinute: number;
+	delivery?: Delivery;
 	/**
 	 * Where n8n keeps nothing of the poll that activated the trigger (2.41's durable scheduler):
-	 * that poll ran within this many ms before a search's first kept poll, and the jobs posted
-	 * since then are new. Unset: the first poll of a search is its activation.
+	 * that poll ran within this many ms before a search's first kept poll. Unset: the first poll of
+	 * a search is its activation.
 	 */
 	unkeptActivationWithinMs?: number;
 	/** Overridable for tests only. */

@@ -1,0 +1,171 @@
+import type { PageRequest } from '../../nodes/JobSearch/paging/reader';
+import { T0, busiestMinute, drive } from './drive';
+import { HARSH, HOUR, MINUTE, generateIndex, type IndexBehaviour, type IndexedJob } from './indexModel';
+import { defaultSettings, simulate, type SimFigures } from './simulation';
+import type { CycleSettings } from '../../nodes/JobSearch/trigger/cycle';
+
+// Each rule of DESIGN.md with an example that fails without it, and the hosts that deviate from
+// the contract in ordinary ways. Only what a user sees is read: the jobs sent, when, the requests
+// and rows the service billed, and failed executions.
+
+const job = (uid: number, createdMs: number, visibleMs: number, more: Partial<IndexedJob> = {}): IndexedJob => ({ uid: String(uid), createdMs, visibleMs, ...more });
+
+/** A job every `gapMs` from `fromMs` to `toMs`, each shown `lagMs` after it is posted, createdAt `plusMs` past the whole second. */
+const steady = (fromMs: number, toMs: number, gapMs: number, lagMs = MINUTE, plusMs = 417): IndexedJob[] => {
+	const jobs: IndexedJob[] = [];
+	for (let t = fromMs, i = 0; t < toMs; t += gapMs, i++) jobs.push(job(5000 + i, Math.floor(t / 1000) * 1000 + plusMs, t + lagMs));
+	return jobs;
+};
+
+/** Polls every `minutes` for `hours` after activation. */
+async function run(jobs: IndexedJob[], hours: number, settings: Partial<CycleSettings> = {}, behaviour: IndexBehaviour = {}, minutes = 1) {
+	const d = drive(jobs, { settings, behaviour });
+	await d.poll();
+	await d.pollUntil(T0 + hours * HOUR, minutes);
+	return d;
+}
+
+const sentAt = (d: ReturnType<typeof drive>) => d.sent;
+
+/** One simulated day of a bench shape at Every `every` Minutes. */
+async function day(shape: Parameters<typeof generateIndex>[0] extends infer O ? Partial<O> : never, behaviour: IndexBehaviour, every: number, settings: Partial<CycleSettings> = {}): Promise<SimFigures> {
+	const from = Date.UTC(2026, 10, 20);
+	const jobs = generateIndex({ ...HARSH, shape: 'batch', perHour: 40, seed: 7, fromMs: from, toMs: from + 24 * HOUR, ...shape });
+	const [f] = await simulate([{ jobs, behaviour, settings: defaultSettings({ intervalMs: every * MINUTE, ...settings }), everyMinutes: every }], from, from + 24 * HOUR);
+	return f;
+}
+
+const expectOnceWithinTheKey = (f: SimFigures) => {
+	expect(f.lost).toEqual([]);
+	expect(f.duplicates).toEqual([]);
+	expect(f.failedPolls).toBe(0);
+	expect(f.peakPerMinute).toBeLessThanOrEqual(10);
+};
+
+describe('a job shown late in the millisecond of a known one (a late tie)', () => {
+	it('is found by the settling count where createdAt are a few milliseconds past the whole minute', async () => {
+		const jobs = steady(T0 - 30 * MINUTE, T0 + 3 * HOUR, 5 * MINUTE, MINUTE, 60_003 - 1000);
+		const twin = jobs.find((j) => j.createdMs > T0 + HOUR)!;
+		jobs.push(job(9001, twin.createdMs, twin.createdMs + 30 * MINUTE));
+		const d = await run(jobs, 6);
+		expect(sentAt(d)).toContain('9001');
+		expect(new Set(d.sent).size).toBe(d.sent.length);
+	});
+
+	it('is found on a quiet search where nothing newer comes, once its part is an hour past the Late Window', async () => {
+		const jobs = [job(1, T0 + 30 * MINUTE + 5, T0 + 31 * MINUTE), job(2, T0 + 30 * MINUTE + 5, T0 + 50 * MINUTE)];
+		const d = await run(jobs, 5, {}, {}, 5);
+		expect(d.sent.sort()).toEqual(['1', '2']);
+	});
+
+	it('is found where the index has shown two jobs in one millisecond, even beside a removed job', async () => {
+		const jobs = steady(T0 - 30 * MINUTE, T0 + 3 * HOUR, 4 * MINUTE);
+		const [a, b] = jobs.filter((j) => j.createdMs > T0 + HOUR);
+		jobs.push(job(9002, a.createdMs, a.createdMs + MINUTE));
+		jobs.push(job(9003, b.createdMs, b.createdMs + 25 * MINUTE));
+		a.goneMs = a.createdMs + 40 * MINUTE;
+		const d = await run(jobs, 6);
+		expect(d.sent).toEqual(expect.arrayContaining(['9002', '9003']));
+	});
+});
+
+describe('the uids it remembers', () => {
+	it('sends nothing twice when the uid cap forgets jobs whose looks are unfinished', async () => {
+		const jobs = steady(T0 - 30 * MINUTE, T0 + 3 * HOUR, MINUTE, 20 * MINUTE);
+		const d = await run(jobs, 6, { maxSeenUids: 20, requestsPerMinute: 1 });
+		expect(d.sent.length).toBeGreaterThan(100);
+		expect(new Set(d.sent).size).toBe(d.sent.length);
+	});
+
+	it('does not send a known job again when it is posted again at another createdAt', async () => {
+		const jobs = [job(1, T0 + 10 * MINUTE + 7, T0 + 11 * MINUTE, { repost: { createdMs: T0 + 40 * MINUTE + 7, atMs: T0 + 41 * MINUTE } })];
+		const d = await run(jobs, 4);
+		expect(d.sent).toEqual(['1']);
+	});
+});
+
+describe('the index clock', () => {
+	it('loses no job when one job is dated three hours ahead of the index', async () => {
+		const jobs = steady(T0 - 30 * MINUTE, T0 + 3 * HOUR, 6 * MINUTE);
+		jobs.push(job(9004, T0 + 4 * HOUR + 11, T0 + 30 * MINUTE));
+		const d = await run(jobs, 6);
+		const owed = jobs.filter((j) => j.visibleMs > T0).map((j) => j.uid);
+		expect(d.sent.sort()).toEqual(owed.sort());
+	});
+});
+
+describe('hosts that deviate from the contract in ordinary ways', () => {
+	it('takes rows a few seconds outside the asked range as no fault where the host rounds the bounds to whole minutes', async () => {
+		expectOnceWithinTheKey(await day({}, { roundBoundsMs: MINUTE }, 1));
+	});
+
+	it('reads a bulk import of 600 to its end where the host answers at most 100 rows a page', async () => {
+		const from = Date.UTC(2026, 10, 20);
+		expectOnceWithinTheKey(await day({ shape: 'out-of-order', bursts: [{ atMs: from + 6 * HOUR, count: 600, spreadMs: MINUTE }] }, { pageCap: 100 }, 5));
+	});
+
+	it('takes a uid repeated within an answer as one job', async () => {
+		expectOnceWithinTheKey(await day({}, { repeatEvery: 3 }, 5));
+	});
+
+	it('rides out a 20-minute spell of 503s: no failed execution, nothing lost, within the key', async () => {
+		const from = Date.UTC(2026, 10, 20);
+		expectOnceWithinTheKey(await day({}, { outages: [{ fromMs: from + 5 * HOUR, toMs: from + 5 * HOUR + 20 * MINUTE }] }, 1));
+	});
+
+	it('still sends new jobs every poll where the host answers every older part with the same rows, and says so', async () => {
+		const jobs = steady(T0 - 30 * MINUTE, T0 + 3 * HOUR, 5 * MINUTE);
+		const d = drive(jobs);
+		const honest = d.index.fetchPage;
+		const warnings: string[] = [];
+		// toDate ignored, ten rows a page: every page is the ten newest jobs.
+		const ignoring = async (request: PageRequest) => await honest({ ...request, toMs: undefined, limit: Math.min(request.limit, 10) });
+		(d.index as { fetchPage: typeof honest }).fetchPage = ignoring;
+		const first = await d.poll();
+		warnings.push(...first.reader.warnings);
+		for (let t = T0 + MINUTE; t <= T0 + 3 * HOUR; t += MINUTE) {
+			const out = await d.poll(t);
+			warnings.push(...out.reader.warnings);
+			expect(d.failed).toBe(0);
+		}
+		const owed = jobs.filter((j) => j.visibleMs > T0 && j.createdMs > T0).map((j) => j.uid);
+		expect(d.sent).toEqual(expect.arrayContaining(owed));
+		expect(warnings.some((w) => w.includes('time bound'))).toBe(true);
+	});
+});
+
+describe('Delivery', () => {
+	it('Lowest Cost sends each job once, a Late Window after its posting, for about a row a job', async () => {
+		const f = await day({ shape: 'out-of-order' }, {}, 5, { delivery: 'lowestCost' });
+		expectOnceWithinTheKey(f);
+		expect(f.rowsPerJob).toBeLessThanOrEqual(1.15);
+	});
+
+	it('As Soon As Seen sends a job the index shows 30 minutes after its posting within about a quarter of an hour of showing', async () => {
+		const jobs = steady(T0 - 30 * MINUTE, T0 + 3 * HOUR, 5 * MINUTE);
+		jobs.push(job(9005, T0 + HOUR + 7, T0 + HOUR + 30 * MINUTE));
+		const d = drive(jobs);
+		await d.poll();
+		let sentAtMs = 0;
+		for (let t = T0 + MINUTE; t <= T0 + 4 * HOUR && !sentAtMs; t += MINUTE) if ((await d.poll(t)).emit.some((j) => j.uid === '9005')) sentAtMs = t;
+		expect(sentAtMs - (T0 + HOUR + 30 * MINUTE)).toBeLessThanOrEqual(16 * MINUTE);
+	});
+
+	it('asks a quiet search about two requests a minute at Every Minute, not five: each look waits for five minutes of the window', async () => {
+		const d = await run(steady(T0 - 30 * MINUTE, T0 + 4 * HOUR, 20 * MINUTE), 4);
+		const after = d.index.requests.filter((r) => r.atMs > T0 + 2 * HOUR);
+		expect(after.length / 120).toBeLessThanOrEqual(2.5);
+		expect(busiestMinute(after.map((r) => r.atMs))).toBeLessThanOrEqual(10);
+	});
+
+	it('keeps the final looks within about twenty minutes of the Late Window where requests cannot ask every stretch, reading the lagging part whole', async () => {
+		const jobs = steady(T0 - 30 * MINUTE, T0 + 5 * HOUR, 20_000);
+		jobs.push(job(9006, T0 + HOUR + 7, T0 + HOUR + 55 * MINUTE));
+		const d = drive(jobs, { settings: { requestsPerMinute: 1 } });
+		await d.poll();
+		let sentAtMs = 0;
+		for (let t = T0 + MINUTE; t <= T0 + 5 * HOUR && !sentAtMs; t += MINUTE) if ((await d.poll(t)).emit.some((j) => j.uid === '9006')) sentAtMs = t;
+		expect(sentAtMs).toBeGreaterThan(0);
+		expect(sentAtMs - (T0 + HOUR)).toBeLessThanOrEqual(60 * MINUTE + 40 * MINUTE);
+	});
+});
