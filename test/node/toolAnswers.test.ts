@@ -9,6 +9,7 @@ import { createManualClock } from '../../server';
 import { DEFAULT_MAX_RETRIES, RETRY_AFTER_CUSHION_MS } from '../../nodes/JobSearch/transport/tunables';
 import { clientOp, getJob, runJobSearch, search } from './helpers';
 import { useTestService } from '../support/service';
+import { answer, startScriptedHost } from '../support/hosts';
 import { callAsTool, fromAi } from './toolHarness';
 
 // Run as an AI Agent's tool, the node answers every refusal as text the model reads and can act
@@ -133,6 +134,18 @@ describe('a refused call, as the model reads it', () => {
 			charged: false,
 			retryAfterSeconds: 2,
 		});
+	});
+
+	it("answers a 429 of a proxy that gives no error code as the rate limit it is, after the node's waits", async () => {
+		const host = await startScriptedHost((_req, res) => answer(res, 429, 'Too Many Requests', { 'Retry-After': '7' }));
+		try {
+			const run = await callAsTool(search({ limit: fromAi('limit', 'number') }), { limit: 5 }, { apiKey: 'gm_dGVzdGtleQ', baseUrl: host.url });
+			expect(takeWaits()).toEqual(Array(DEFAULT_MAX_RETRIES).fill(7000 + RETRY_AFTER_CUSHION_MS));
+			expect(run.result).toEqual(expect.objectContaining({ argument: null, charged: false, retryAfterSeconds: 7 }));
+			expect(run.result!.error).toMatch(/^The service is limiting how often this API key may call it, and asked to wait 7 s/);
+		} finally {
+			await host.close();
+		}
 	});
 
 	it('leaves the same node in a workflow failing as before, with the field and [item N]', async () => {
