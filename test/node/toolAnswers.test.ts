@@ -102,6 +102,17 @@ describe('a refused call, as the model reads it', () => {
 		expect(statuses).toEqual([]);
 	});
 
+	it("answers a call past the workflow's credit cap with the argument that asks for fewer jobs, sending nothing", async () => {
+		const { result, statuses } = await refusal(search({ limit: fromAi('limit', 'number'), options: { maxCreditUsd: 0.05 } }), { limit: 20 });
+		expect(result).toEqual({
+			// The cap's own sentence comes first, as the credit cap words it.
+			error: expect.stringMatching(/\. The workflow caps what one run may spend: ask for fewer jobs with a smaller "limit", or answer with what you have\. Nothing was sent, so nothing was charged\.$/),
+			argument: 'limit',
+			charged: false,
+		});
+		expect(statuses).toEqual([]);
+	});
+
 	it('answers out of credit (its 402): no call can succeed until the user adds credit, and nothing was charged', async () => {
 		const { result, statuses } = await refusal(search({ limit: fromAi('limit', 'number') }), { limit: 5 }, 'pro', { poolMicrocents: 0, packMicrocents: 0 });
 		expect(result).toEqual({

@@ -31,11 +31,14 @@ export async function route(this: IExecuteFunctions, settings: RunSettings): Pro
 }
 
 const JOB_UID: FieldAtFault = { path: 'jobUid', label: 'Job UID' };
+const LIMIT: FieldAtFault = { path: 'limit', label: 'Limit' };
 const ADDITIONAL_FILTERS: FieldAtFault = { path: 'options.additionalFilters', label: 'Additional Filters (JSON)' };
 
 /** The field a refusal of an operation's input is about, when the error itself names none. */
 function inputFieldsOf(operation: Operation<unknown>, errorCode: string): FieldAtFault[] {
 	if (operation.keyedByJobUid) return ['invalid_input', 'validation_error', 'not_found'].includes(errorCode) ? [JOB_UID] : [];
-	// A search's input the service refuses is what the node does not check: keys of Additional Filters.
+	// A search's input the service refuses is what the node does not check: keys of Additional
+	// Filters. What passes the credit cap is its rows: the limit.
+	if (errorCode === 'credit_cap_reached') return [LIMIT];
 	return errorCode === 'validation_error' ? [ADDITIONAL_FILTERS] : [];
 }

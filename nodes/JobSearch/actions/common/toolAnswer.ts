@@ -165,13 +165,17 @@ export function refusalItem(this: IExecuteFunctions, error: unknown, defaultFiel
 				(args) => `Call again with ${args} set to the uid of a job from a Search Jobs result (a string of digits), or answer without this job.`,
 			);
 			break;
-		case 'credit_cap_reached':
+		case 'credit_cap_reached': {
+			// A search's cost is its rows: fewer of them may fit where the call as asked did not.
+			const rows = [...new Set(fields.flatMap((f) => argumentsOf(parameters, f.path)))];
+			const fewer = rows.length > 0 ? `ask for fewer jobs with a smaller ${quoted(rows)}` : 'ask for less';
 			refusal = {
-				error: `${said}. The workflow caps what one run may spend, so ask for fewer jobs, or answer with what you have. ${NOT_SENT}`,
-				argument: null,
+				error: `${said}. The workflow caps what one run may spend: ${fewer}, or answer with what you have. ${NOT_SENT}`,
+				argument: rows.length > 0 ? rows.join(', ') : null,
 				charged: false,
 			};
 			break;
+		}
 		case 'insufficient_credits':
 			refusal = {
 				error: `${said}. No call of this tool can succeed until the user adds credit${details.upgradeUrl ? ` (${details.upgradeUrl})` : ''}: do not call it again, tell the user. ${NOT_CHARGED}`,
