@@ -12,7 +12,9 @@ import { startServer } from '../server';
  * - n8n's HTTP Request node used as a tool: it turns the JSON body into one item, and n8n hands
  *   the model the items as a JSON array, so this is the parsed body stringified inside [ ];
  * - the Job Search node as a tool with Output Raw (the jobs as the service sends them);
- * - the Job Search node as a tool by default (the compact job, description cut).
+ * - the Job Search node as a tool by default (the compact job, description cut, with its link).
+ * A search's answer is one item, its total, jobs and note counted too (the note says the limit cut
+ * the rows here), so "per job" is the whole answer over the 20 jobs.
  * The reference server writes descriptions of about 190 to 320 characters; real postings are
  * often much longer, and the compact job cuts them, so real savings are larger than shown here.
  */
@@ -61,7 +63,7 @@ export default async function toolOutputBench(): Promise<void> {
 		console.log(`Characters a model reads, one run, same server: a search of ${rows} jobs (per job) and one Get Job`);
 		console.log(`${'output'.padEnd(48)}${'search, per job'.padStart(16)}${'vs raw'.padStart(8)}${'Get Job'.padStart(10)}`);
 		for (const [name, search, get] of lines) {
-			console.log(`${name.padEnd(48)}${String(search).padStart(16)}${`${(search / base).toFixed(2)}x`.padStart(8)}${String(get).padStart(10)}`);
+			console.log(`${name.padEnd(48)}${String(search).padStart(16)}${`${(search / base).toFixed(3)}x`.padStart(8)}${String(get).padStart(10)}`);
 		}
 		console.log(
 			`(descriptions here are 190-320 characters; the compact job cuts them at ${TOOL_DESCRIPTION_CHARS}, Get Job gives them whole; Get Job as a tool answers with the simplified details)`,

@@ -2,6 +2,7 @@ import { NodeConnectionTypes, type IExecuteFunctions, type INodeExecutionData, t
 
 import { properties } from './actions/description';
 import { route } from './actions/router';
+import { isToolCall } from './actions/common/toolOutput';
 import { FILTERS } from './filters';
 import { builderHint } from './builderHint';
 
@@ -34,8 +35,9 @@ export class JobSearch implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		// The node's "On Error" setting decides, for the whole run, whether an item that fails (bad
 		// input, a refused or failed request) becomes an error item while the others go on, or
-		// stops the node before any further request is sent.
+		// stops the node before any further request is sent. Run as an AI Agent's tool, a refusal is
+		// the tool's answer instead, for the model to act on.
 		const continueOnFail = this.continueOnFail();
-		return await route.call(this, { continueOnFail });
+		return await route.call(this, { continueOnFail, toolCall: isToolCall(this) });
 	}
 }

@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync } from 'fs';
 import { join } from 'path';
-import type { INodeParameters, INodeProperties } from 'n8n-workflow';
+import { traverseNodeParameters, type FromAIArgument, type INodeParameters, type INodeProperties } from 'n8n-workflow';
 
 import { JOB_SEARCH_TRIGGER_TYPE, JOB_SEARCH_TYPE, PACKAGE_NAME, loadNodeTypes } from '../harness';
 import { createPoller } from '../harness/poll';
@@ -159,16 +159,37 @@ describe('the examples against the reference server', () => {
 		},
 	);
 
-	it('ai-agent-job-search-tool.json: the model finds React jobs over $50/h from verified clients, then reads one', async () => {
+	it('ai-agent-job-search-tool.json: the model finds React jobs over $50/h from verified clients, each with its link, then reads one', async () => {
 		const { credentials } = await service.account('pro');
 		const example = examples.find((e) => e.file === 'ai-agent-job-search-tool.json')!;
 		const tool = (name: string) => example.nodes.find((n) => n.name === name)!.parameters;
-		const found = await callAsTool(tool('Search Jobs'), { limit: 5, keywords: 'react', minHourlyRate: 50, verifiedClientsOnly: true }, credentials);
+		const found = await callAsTool(tool('Search Jobs'), { limit: 5, keywords: 'react', minHourlyRate: '50', verifiedClientsOnly: true }, credentials);
 		expect(found.jobs.length).toBeGreaterThan(0);
 		const uid = found.jobs[0].uid as string;
 		const full = service.server.admin.visibleJobs().find((j) => j.uid === uid)!;
 		expect(full.client.paymentMethodVerified).toBe(true);
+		expect(found.jobs[0].url).toBe(full.externalLink);
 		const read = await callAsTool(tool('Get Job'), { jobUid: uid }, credentials);
 		expect(read.jobs[0]).toEqual(expect.objectContaining({ uid, description: full.description }));
+	});
+
+	it('ai-agent-job-search-tool.json: tells the model what each argument is, and gives all but the job uid a default', () => {
+		const example = examples.find((e) => e.file === 'ai-agent-job-search-tool.json')!;
+		const args: FromAIArgument[] = [];
+		for (const node of example.nodes.filter((n) => n.type.endsWith('Tool'))) traverseNodeParameters(node.parameters, args);
+		expect(args.map((a) => a.key).sort()).toEqual(['clientCountries', 'jobUid', 'keywords', 'limit', 'minHourlyRate', 'verifiedClientsOnly']);
+		for (const arg of args) {
+			expect({ key: arg.key, described: (arg.description ?? '').length > 20 }).toEqual({ key: arg.key, described: true });
+			expect({ key: arg.key, hasDefault: arg.defaultValue !== undefined }).toEqual({ key: arg.key, hasDefault: arg.key !== 'jobUid' });
+		}
+	});
+
+	it('ai-agent-job-search-tool.json: a model that leaves out every argument but one gets the defaults, not a refusal', async () => {
+		const { id, credentials } = await service.account('pro');
+		const example = examples.find((e) => e.file === 'ai-agent-job-search-tool.json')!;
+		const found = await callAsTool(example.nodes.find((n) => n.name === 'Search Jobs')!.parameters, { clientCountries: 'US, GB' }, credentials);
+		expect(found.result).toEqual(expect.objectContaining({ total: expect.any(Number), jobs: expect.any(Array) }));
+		expect(found.jobs).toHaveLength(10);
+		expect(service.server.admin.callLog(id).map((c) => c.status)).toEqual([200]);
 	});
 });

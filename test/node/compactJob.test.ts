@@ -22,7 +22,7 @@ describe('the compact job a model reads', () => {
 	it('leaves out keys without a value instead of sending nulls', () => {
 		const compact = compactJob(job({}));
 		expect(compact).not.toHaveProperty('budget');
-		expect(compact.client).toEqual({ country: 'US', totalSpentUsd: 0 });
+		expect(compact.client).toEqual({ country: 'US', spentUsd: 0 });
 	});
 
 	it('cuts a long description at the given length, ending it in an ellipsis, and folds whitespace', () => {

@@ -46,10 +46,11 @@ async function refusals(filters: readonly Typed[]): Promise<Record<string, { mes
 		tool: await door(async (credentials) => {
 			const asked = fieldsOf(filters, (f) => fromAi(argument(f), typeof f.typed === 'number' ? 'number' : 'string'));
 			const args: IDataObject = Object.fromEntries(filters.map((f) => [argument(f), f.typed as string | number]));
-			return await callAsTool(search(asked), args, credentials).then(
-				() => undefined,
-				(error: Error) => error.message,
-			);
+			// The tool answers a refusal as text for the model, naming the argument instead of the field.
+			const { result } = await callAsTool(search(asked), args, credentials);
+			let said = String(result?.error);
+			for (const f of filters) said = said.replace(new RegExp(`the argument "${argument(f)}"`, 'i'), `${f.spec.title} (${f.spec.key})`);
+			return said;
 		}),
 		server: await door(async (credentials) => {
 			const body = Object.fromEntries(filters.map((f) => [f.spec.key, f.wire]));

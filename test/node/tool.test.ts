@@ -10,11 +10,14 @@ describe('Job Search as an AI Agent tool', () => {
 		const { credentials } = await service.account('enterprise');
 		const { jobs, description } = await callAsTool(search({ limit: fromAi('limit', 'number'), toolMaxJobs: 300 }), { limit: 300 }, credentials);
 		expect(jobs).toHaveLength(300);
-		const fullText = new Map(service.server.admin.visibleJobs().map((j) => [j.uid, j.description]));
+		const visible = service.server.admin.visibleJobs();
+		const fullText = new Map(visible.map((j) => [j.uid, j.description]));
+		const links = new Map(visible.map((j) => [j.uid, j.externalLink]));
 		let cut = 0;
 		for (const job of jobs) {
-			expect(Object.keys(job)).toEqual(expect.arrayContaining(['uid', 'title', 'postedAt', 'connectsToApply', 'client', 'description']));
-			expect(job).not.toHaveProperty('url');
+			expect(Object.keys(job)).toEqual(expect.arrayContaining(['uid', 'title', 'url', 'postedAt', 'connectsToApply', 'client', 'description']));
+			// The same link Simplify gives, so the model never guesses one nor pays a Get Job for it.
+			expect(job.url).toBe(links.get(job.uid as string));
 			const text = job.description as string;
 			const full = fullText.get(job.uid as string)!.replace(/\s+/g, ' ');
 			expect(text.length).toBeLessThanOrEqual(TOOL_DESCRIPTION_CHARS);
@@ -39,21 +42,52 @@ describe('Job Search as an AI Agent tool', () => {
 		expect(service.server.admin.callLog(id).map((c) => c.consumedMicrocents)).toEqual([20 * 579_000]);
 	});
 
+	it("tells the model how many jobs matched in all, and that the tool's row cap cut the rows", async () => {
+		const { credentials } = await service.account('pro');
+		const { result } = await callAsTool(search({ limit: fromAi('limit', 'number') }), { limit: 100 }, credentials);
+		const total = service.server.admin.visibleJobs().length;
+		expect(result).toEqual({ total, jobs: expect.any(Array), note: expect.any(String) });
+		expect(result!.note).toBe(
+			`Returned 20 of ${total} matching jobs, newest first: capped by the tool's row cap of 20 per call (100 were asked). Ask with narrower filters (a shorter search period, more keywords, a budget) rather than for more rows.`,
+		);
+	});
+
+	it('tells the model that its own limit cut the rows, and by which argument to get more', async () => {
+		const { credentials } = await service.account('pro');
+		const { result } = await callAsTool(search({ limit: fromAi('howMany', 'number') }), { howMany: 3 }, credentials);
+		expect(result!.jobs).toHaveLength(3);
+		expect(result!.note).toMatch(/^Returned 3 of \d+ matching jobs, newest first, as many as the limit asked \(3\)\. For others, raise "howMany" \(up to 20\) or narrow the filters\.$/);
+	});
+
+	it('says plainly that no job matched, in one answer, and bills nothing', async () => {
+		const { id, credentials } = await service.account('pro');
+		const { answer } = await callAsTool(
+			search({ keywordFilters: { includeKeywordsKeywords: fromAi('keywords', 'string') } }),
+			{ keywords: 'no posting says this' },
+			credentials,
+		);
+		expect(answer).toBe(
+			'[{"total":0,"jobs":[],"note":"No job matched these filters. Nothing was charged. Widen them to find some, e.g. a longer search period or fewer keywords."}]',
+		);
+		expect(service.server.admin.callLog(id).map((c) => c.consumedMicrocents)).toEqual([0]);
+	});
+
+	it('adds no note when every matching job is in the answer', async () => {
+		const { credentials } = await service.account('pro');
+		const [job] = service.server.admin.visibleJobs();
+		const { result } = await callAsTool(
+			search({ keywordFilters: { includeKeywordsKeywords: fromAi('keywords', 'string'), includeKeywordsMatchTitle: true } }),
+			{ keywords: job.title },
+			credentials,
+		);
+		expect(result!.total).toBe((result!.jobs as unknown[]).length);
+		expect(result).not.toHaveProperty('note');
+	});
+
 	it('returns more per call only when the user raises the cap', async () => {
 		const { credentials } = await service.account('pro');
 		const { jobs } = await callAsTool(search({ limit: fromAi('limit', 'number'), toolMaxJobs: 30 }), { limit: 100 }, credentials);
 		expect(jobs).toHaveLength(30);
-	});
-
-	it('refuses a model that puts "limit" into Additional Filters, billing nothing, whatever Max Jobs per Tool Call says', async () => {
-		const { id, credentials } = await service.account('pro');
-		const call = callAsTool(
-			search({ limit: fromAi('limit', 'number'), options: { additionalFilters: fromAi('additionalFilters', 'string') } }),
-			{ limit: 5, additionalFilters: '{"limit": 500}' },
-			credentials,
-		);
-		await expect(call).rejects.toThrow('Additional Filters (JSON) sets "limit", which the node sets itself. Remove it and use "Limit" instead [item 0]');
-		expect(service.server.admin.callLog(id)).toEqual([]);
 	});
 
 	it('refuses "limit" in Additional Filters in a workflow too, before any item is billed', async () => {

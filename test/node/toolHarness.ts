@@ -78,6 +78,9 @@ export interface ToolRun {
 	description: string;
 	/** What the model reads back: n8n sends the items' json as one JSON array. */
 	answer: string;
+	/** The answer's one item (a search's total and jobs, a job, a refusal); undefined when it has several. */
+	result: IDataObject | undefined;
+	/** A search's jobs, else the answer's items. */
 	jobs: IDataObject[];
 }
 
@@ -105,7 +108,10 @@ export async function callAsTool(parameters: INodeParameters, args: IDataObject,
 	if (error) throw new Error(`The agent run failed: ${error.message}${error.description ? `: ${error.description}` : ''}`);
 	const [item] = run.data.resultData.runData.Agent[0].data!.main[0]!;
 	const answer = item.json.answer as string;
-	return { description: item.json.description as string, answer, jobs: JSON.parse(answer) as IDataObject[] };
+	const items = JSON.parse(answer) as IDataObject[];
+	const result = items.length === 1 ? items[0] : undefined;
+	const jobs = Array.isArray(result?.jobs) ? (result.jobs as IDataObject[]) : items;
+	return { description: item.json.description as string, answer, result, jobs };
 }
 
 /** A parameter the model fills, as the editor's ✨ button writes it. */

@@ -34,10 +34,15 @@ describe('the Output of Job Search as an AI Agent tool', () => {
 		expect(jobs).toEqual([{ uid: job.uid, duration: job.duration }]);
 	});
 
-	it('refuses Selected Fields with no field before sending anything, saying what to list', async () => {
+	it("refuses Selected Fields with no field before sending anything, telling the model it is the workflow's setting", async () => {
 		const { id, credentials } = await service.account('pro');
 		const parameters = search({ limit: fromAi('limit', 'number'), toolOutput: 'selected', toolFields: ' , ' });
-		await expect(callAsTool(parameters, { limit: 3 }, credentials)).rejects.toThrow(/Fields is empty.*\[item 0\]/);
+		const { result } = await callAsTool(parameters, { limit: 3 }, credentials);
+		expect(result).toEqual({
+			error: "Fields is empty, and Output is Selected Fields. This is a setting of the workflow, not an argument of this call: tell the user that the Job Search tool's settings need fixing. Nothing was sent, so nothing was charged.",
+			argument: null,
+			charged: false,
+		});
 		expect(service.server.admin.callLog(id)).toEqual([]);
 	});
 });

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'fs';
 import { dirname, join, normalize } from 'path';
 
 const repo = join(__dirname, '..', '..');
-const DOCUMENTS = ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', 'server/README.md', 'bench/README.md', 'docs/filters.md', 'docs/service.md'];
+const DOCUMENTS = ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', 'server/README.md', 'bench/README.md', 'docs/filters.md', 'docs/service.md', 'docs/ai-agent.md'];
 const read = (file: string) => readFileSync(join(repo, file), 'utf8');
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */

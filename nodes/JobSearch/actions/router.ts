@@ -4,6 +4,7 @@ import { operationError } from '../transport/errors';
 import * as client from './client';
 import * as job from './job';
 import { runItems, type RunSettings } from './common/runItems';
+import { refusalItem, type FieldAtFault } from './common/toolAnswer';
 import type { Operation, Resource, Router } from './common/types';
 
 /** Which operation serves each resource and operation name: a table, so a new operation is one line. */
@@ -19,5 +20,25 @@ export async function route(this: IExecuteFunctions, settings: RunSettings): Pro
 	if (!operation) {
 		throw operationError(this.getNode(), 'invalid_input', `The operation "${name}" of "${resource}" is not supported`, { itemIndex: 0 });
 	}
-	return [await runItems.call(this, operation, settings)];
+	if (!settings.toolCall) return [await runItems.call(this, operation, settings)];
+	try {
+		return [await runItems.call(this, operation, settings)];
+	} catch (error) {
+		// As a tool, the refusal is the answer: a model reads it and calls again, where a thrown
+		// error would fail the agent's execution or reach the model as an empty message.
+		return [[refusalItem.call(this, error, (code) => inputFieldsOf(operation, code))]];
+	}
+}
+
+const JOB_UID: FieldAtFault = { path: 'jobUid', label: 'Job UID' };
+const LIMIT: FieldAtFault = { path: 'limit', label: 'Limit' };
+const ADDITIONAL_FILTERS: FieldAtFault = { path: 'options.additionalFilters', label: 'Additional Filters (JSON)' };
+
+/** The field a refusal of an operation's input is about, when the error itself names none. */
+function inputFieldsOf(operation: Operation<unknown>, errorCode: string): FieldAtFault[] {
+	if (operation.keyedByJobUid) return ['invalid_input', 'validation_error', 'not_found'].includes(errorCode) ? [JOB_UID] : [];
+	// A search's input the service refuses is what the node does not check: keys of Additional
+	// Filters. What passes the credit cap is its rows: the limit.
+	if (errorCode === 'credit_cap_reached') return [LIMIT];
+	return errorCode === 'validation_error' ? [ADDITIONAL_FILTERS] : [];
 }

@@ -92,8 +92,12 @@ const VENDOR_TYPES: readonly EnumOption[] = [
 	{ value: 'AGENCY', name: 'Agency' },
 ];
 
-const COUNTRY_HELP =
-	'Comma-separated two-letter ISO 3166-1 country codes, for example "US, GB, DE" (GB is the United Kingdom).';
+// How a list is written (comma-separated in n8n, a JSON array on the wire) is added per reader
+// from the filter's type and example (describe.ts), so the help says only what the filter means.
+const COUNTRY_HELP = 'Countries are two-letter ISO 3166-1 codes (GB is the United Kingdom, not UK).';
+
+// The date picker gives a date and time without a zone: only the n8n field needs this said.
+const DATE_PICKER_NOTE = "A date and time without a zone, as the date picker gives it, is read in the workflow's time zone.";
 
 export const FILTERS: readonly FilterSpec[] = [
 	// Basic
@@ -126,7 +130,9 @@ export const FILTERS: readonly FilterSpec[] = [
 		title: 'From Date',
 		type: 'dateTime',
 		source: 'doc',
-		help: "Only jobs posted at or after this moment: ISO 8601, for example 2026-11-01T00:00:00Z. A date and time without a zone, as the date picker gives it, is read in the workflow's time zone.",
+		example: '2026-11-01T00:00:00Z',
+		help: 'Only jobs posted at or after this moment, an ISO 8601 date and time with a zone.',
+		fieldNote: DATE_PICKER_NOTE,
 	},
 	{
 		key: 'toDate',
@@ -134,7 +140,9 @@ export const FILTERS: readonly FilterSpec[] = [
 		title: 'To Date',
 		type: 'dateTime',
 		source: 'doc',
-		help: "Only jobs posted at or before this moment: ISO 8601, for example 2026-11-20T23:59:59Z. A date and time without a zone, as the date picker gives it, is read in the workflow's time zone.",
+		example: '2026-11-20T23:59:59Z',
+		help: 'Only jobs posted at or before this moment, an ISO 8601 date and time with a zone.',
+		fieldNote: DATE_PICKER_NOTE,
 	},
 	{
 		key: 'jobCategories',
@@ -154,7 +162,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		type: 'textList',
 		source: 'doc',
 		example: 'n8n, automation, zapier',
-		help: 'Comma-separated words or phrases; a job matches if any of them appears (case-insensitive) in the fields chosen with the Include Keywords: Match options (all fields when none is set).',
+		help: 'Words or phrases; a job matches if any of them appears (case-insensitive) in the fields chosen with the Include Keywords: Match options (all fields when none is set).',
 	},
 	{
 		key: 'includeKeywords.matchTitle',
@@ -187,7 +195,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		type: 'textList',
 		source: 'doc',
 		example: 'wordpress, unpaid',
-		help: 'Comma-separated words or phrases; a job is dropped if any of them appears (case-insensitive) in the fields chosen with the Exclude Keywords: Match options (all fields when none is set).',
+		help: 'Words or phrases; a job is dropped if any of them appears (case-insensitive) in the fields chosen with the Exclude Keywords: Match options (all fields when none is set).',
 	},
 	{
 		key: 'excludeKeywords.matchTitle',
@@ -449,7 +457,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		type: 'textList',
 		source: 'upstream',
 		example: 'Tech & IT, Retail',
-		help: "Comma-separated industries, for example \"Tech & IT, Retail\"; only jobs whose client's industry is one of them.",
+		help: "Industries; only jobs whose client's industry is one of them.",
 	},
 	{
 		key: 'client.excludeIndustry',
@@ -458,7 +466,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		type: 'textList',
 		source: 'upstream',
 		example: 'Gambling, Adult',
-		help: "Comma-separated industries; drop jobs whose client's industry is one of them.",
+		help: "Industries; drop jobs whose client's industry is one of them.",
 	},
 	{
 		key: 'client.timezones',
@@ -467,7 +475,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		type: 'textList',
 		source: 'upstream',
 		example: 'America/New_York, Europe/London',
-		help: 'Comma-separated IANA time zones, for example "America/New_York, Europe/London"; only jobs whose client is in one of them.',
+		help: 'IANA time zones; only jobs whose client is in one of them.',
 	},
 	{
 		key: 'client.descriptionLanguage.include',
@@ -476,7 +484,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		type: 'textList',
 		source: 'upstream',
 		example: 'en, de',
-		help: 'Comma-separated ISO 639-1 language codes, for example "en, de"; only jobs whose description is written in one of them.',
+		help: 'ISO 639-1 language codes; only jobs whose description is written in one of them.',
 	},
 	{
 		key: 'client.descriptionLanguage.exclude',
@@ -485,7 +493,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		type: 'textList',
 		source: 'upstream',
 		example: 'ru, zh',
-		help: 'Comma-separated ISO 639-1 language codes; drop jobs whose description is written in one of them.',
+		help: 'ISO 639-1 language codes; drop jobs whose description is written in one of them.',
 	},
 
 	// Vendor Preferences
@@ -505,7 +513,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		type: 'textList',
 		source: 'upstream',
 		example: 'English, Spanish',
-		help: 'Comma-separated language names, for example "English, Spanish"; only jobs that ask for (or accept) one of them.',
+		help: 'Language names; only jobs that ask for (or accept) one of them.',
 	},
 	{
 		key: 'vendor.englishProficiency',
@@ -514,7 +522,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		type: 'textList',
 		source: 'ours',
 		example: 'FLUENT, NATIVE',
-		help: 'Comma-separated proficiency levels, for example "FLUENT, NATIVE"; only jobs that ask for one of them (or state none).',
+		help: 'Proficiency levels; only jobs that ask for one of them (or state none).',
 	},
 	{
 		key: 'vendor.experienceLevel',

@@ -1,4 +1,5 @@
 import { boundsOf, wireValues } from './bounds';
+import { wireDescription, wireExample } from './describe';
 import { FILTERS } from './schema';
 import type { EnumOption, FilterSpec } from './types';
 import { COUNTRY_CODES, DATE_TIME_PATTERN, MONEY_PATTERN } from './wireFormats';
@@ -22,6 +23,7 @@ export interface JsonSchema {
 	maxLength?: number;
 	maxItems?: number;
 	default?: unknown;
+	examples?: unknown[];
 }
 
 export interface SchemaOptions {
@@ -78,7 +80,13 @@ function dropUndefined(schema: JsonSchema): JsonSchema {
 }
 
 function filterToJsonSchema(spec: FilterSpec, options: SchemaOptions = {}): JsonSchema {
-	const schema: JsonSchema = { ...valueSchema(spec, options), title: spec.title, description: spec.help };
+	const example = wireExample(spec);
+	const schema: JsonSchema = {
+		...valueSchema(spec, options),
+		title: spec.title,
+		description: wireDescription(spec),
+		...(example === undefined ? {} : { examples: [example] }),
+	};
 	if (spec.type === 'integer' && spec.default !== undefined) schema.default = spec.default;
 	return dropUndefined(schema);
 }

@@ -1,5 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { fieldDescription } from './describe';
 import { FILTERS } from './schema';
 import { GROUP_COLLECTIONS, toParameterName } from './naming';
 import { FILTER_GROUPS, type EnumOption, type FilterSpec } from './types';
@@ -27,15 +28,6 @@ function placeholderOf(spec: FilterSpec): { placeholder?: string } {
 	return spec.example === undefined ? {} : { placeholder: `e.g. ${spec.example}` };
 }
 
-/**
- * n8n's style for field descriptions: a single sentence carries no final period. The schema's
- * help keeps it, for JSON Schema and MCP readers.
- */
-export function toFieldDescription(help: string): string {
-	const singleSentence = help.replace('e.g.', '').split('. ').length === 1;
-	return singleSentence && help.endsWith('.') ? help.slice(0, -1) : help;
-}
-
 // Number filters start empty, showing their placeholder: a filter just added must not change the
 // result until a value is typed (a Max of 0 would match almost nothing, a Min of 0 would drop jobs
 // or clients without the figure). Empty is null, not '': the editor's number input (Element Plus,
@@ -48,7 +40,7 @@ function field(spec: FilterSpec): INodeProperties {
 	const common = {
 		displayName: spec.title,
 		name: toParameterName(spec.key),
-		description: toFieldDescription(spec.help),
+		description: fieldDescription(spec),
 		...placeholderOf(spec),
 	};
 	switch (spec.type) {

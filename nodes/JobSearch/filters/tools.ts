@@ -23,7 +23,8 @@ const jobUidSchema: JsonSchema = {
 	maxLength: INPUT_BOUNDS.jobUidLength,
 	pattern: JOB_UID_PATTERN,
 	title: 'Job UID',
-	description: 'The job identifier, a string of digits as returned in `uid` by search_jobs (e.g. "1955020056847176693").',
+	description: 'The job identifier, a string of digits as returned in `uid` by search_jobs. Example: "1955020056847176693".',
+	examples: ['1955020056847176693'],
 };
 
 function jobUidInput(extra: Record<string, JsonSchema> = {}): JsonSchema {
@@ -43,7 +44,7 @@ export function toolDefinitions(options: SchemaOptions = {}): ToolDefinition[] {
 			title: 'Search Jobs',
 			premium: false,
 			description:
-				'Search Upwork job postings, newest first, with filters over keywords, categories, budget, client and freelancer requirements. Billed per returned row: keep `limit` small.',
+				'Search Upwork job postings, newest first, with filters over keywords, categories, budget, client and freelancer requirements. Billed per returned row: keep `limit` small. Keys are flat (the dots are part of the name); lists are JSON arrays, countries entries such as {"type": "COUNTRY", "value": "GB"}.',
 			inputSchema: toJsonSchema(options),
 		},
 		{

@@ -37,10 +37,18 @@ interface FilterCommon {
 	group: FilterGroup;
 	/** Title Case label shown in n8n. */
 	title: string;
-	/** One or two sentences for a person and for an LLM choosing values. */
+	/**
+	 * One or two sentences for a person and for an LLM choosing values: what the filter means, not
+	 * how a list is written, which differs between the n8n field and the wire (describe.ts adds it).
+	 */
 	help: string;
+	/** What only the n8n field needs said (how its date picker's time is read); never on the wire's schema. */
+	fieldNote?: string;
 	source: FilterSource;
-	/** A sample value, shown as the field's placeholder ("e.g. …"). */
+	/**
+	 * A sample value as typed into the n8n field ("US, GB, DE"), shown as its placeholder ("e.g. …");
+	 * the wire's example (a JSON array of country entries) is derived from it.
+	 */
 	example?: string;
 }
 

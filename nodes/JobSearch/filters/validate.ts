@@ -175,10 +175,12 @@ function scalarProblem(spec: FilterSpec, value: unknown): string | undefined {
 	}
 }
 
+// Only a value sent as it is reaches this (the service's own check, an MCP call): the node turns
+// typed text into a list first. So the examples are JSON, as the caller must write them.
 const LIST_OF: Record<'choiceList' | 'textList' | 'locationList', string> = {
-	choiceList: ' of its options',
-	textList: ' of texts, e.g. "react, node.js"',
-	locationList: ' of two-letter country codes, e.g. "US, GB"',
+	choiceList: ' of its options (a JSON array)',
+	textList: ' of texts (a JSON array), e.g. ["react", "node.js"]',
+	locationList: ` of country entries (a JSON array), e.g. [${WIRE_ENTRY.replace('<code>', 'US')}]`,
 };
 
 /** Lists: the entries at fault, as the user gave them, and what to write instead. */

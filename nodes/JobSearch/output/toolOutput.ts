@@ -15,6 +15,11 @@ function shortened(text: unknown, max: number): string | undefined {
 	return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
 }
 
+/** "2026-11-22T10:00:00.000Z" as "2026-11-22T10:00:00Z": a model needs no milliseconds. */
+function toSeconds(time: IDataObject[string]): IDataObject[string] {
+	return typeof time === 'string' ? time.replace(/^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\.\d+Z$/, '$1Z') : time;
+}
+
 function present(record: IDataObject): IDataObject {
 	return Object.fromEntries(
 		Object.entries(record).filter(([, v]) => v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0)),
@@ -23,9 +28,11 @@ function present(record: IDataObject): IDataObject {
 
 /**
  * A job as a model needs it to judge the job and decide on a next step, in few characters: what
- * the job is, what it pays, what it costs to apply, who the client is, and the start of the
- * description (a "…" at its end means "call Get Job with this uid for the rest"). Keys without a
- * value are left out: a model reads every character and needs no stable columns.
+ * the job is and its link (the model is asked for links, and guessing one is worse than none),
+ * what it pays, what it costs to apply, who the client is, and the start of the description (a
+ * "…" at its end means "call Get Job with this uid for the rest"). Keys without a value are left
+ * out: a model reads every character and needs no stable columns. The category is left out too:
+ * the title and skills say more, in the characters the link takes.
  */
 export function compactJob(job: IDataObject, descriptionChars = TOOL_DESCRIPTION_CHARS): IDataObject {
 	const client = obj(job.client);
@@ -33,15 +40,15 @@ export function compactJob(job: IDataObject, descriptionChars = TOOL_DESCRIPTION
 	return present({
 		uid: job.uid,
 		title: job.title,
-		postedAt: job.createdAt,
+		url: job.externalLink,
+		postedAt: toSeconds(job.createdAt),
 		budget: budgetOf(job),
 		skills: job.skills,
-		category: job.category,
 		experienceLevel: obj(job.vendor).experienceLevel,
 		connectsToApply: job.applicationCost,
 		client: present({
 			country: client.countryCode,
-			totalSpentUsd: stats.totalSpent,
+			spentUsd: stats.totalSpent,
 			hireRatePercent: stats.hireRate,
 			rating: stats.feedbackRate,
 			paymentVerified: client.paymentMethodVerified,

@@ -37,6 +37,8 @@ function remember(error: unknown, itemIndex: number): unknown {
 export interface RunSettings {
 	/** The node's "On Error" setting: failing items become error items instead of stopping the node. */
 	continueOnFail: boolean;
+	/** Run as an AI Agent's tool: a refusal stops the call, to be answered to the model as text. */
+	toolCall?: boolean;
 }
 
 interface ReadyItem<Prepared> {
@@ -56,8 +58,10 @@ interface ReadyItem<Prepared> {
 export async function runItems<Prepared>(
 	this: IExecuteFunctions,
 	operation: Operation<Prepared>,
-	{ continueOnFail }: RunSettings,
+	{ continueOnFail: onErrorContinue, toolCall = false }: RunSettings,
 ): Promise<INodeExecutionData[]> {
+	// As a tool every refusal becomes the model's answer (router.ts), so none becomes an error item.
+	const continueOnFail = onErrorContinue && !toolCall;
 	const items = this.getInputData();
 	const results: INodeExecutionData[][] = new Array(items.length);
 
@@ -65,6 +69,8 @@ export async function runItems<Prepared>(
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const options = itemOptions.call(this, itemIndex);
+			// A model cannot read a skipped item: a plan without the addon is a refusal it is told.
+			if (toolCall) options.onPremiumNotIncluded = 'error';
 			ready.push({ itemIndex, options, prepared: operation.prepare.call(this, itemIndex) });
 		} catch (error) {
 			if (!continueOnFail) throw remember(error, itemIndex);

@@ -1,11 +1,17 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import {
+	ADDITIONAL_FILTERS,
+	ADDITIONAL_FILTERS_TITLE,
 	FILTER_BY_KEY,
+	FILTER_RANGES,
+	GROUP_COLLECTIONS,
 	MAX_ROWS_PER_CALL,
 	searchFiltersFromParameters,
 	toNodeProperties,
+	toParameterName,
 } from '../../filters';
+import type { FilterIssue } from '../../filters/types';
 import {
 	DEFAULT_TOOL_MAX_JOBS,
 	TOOL_DESCRIPTION_CHARS,
@@ -21,6 +27,7 @@ import { numberOption } from '../../filters/numberOption';
 import { PRICE_MICROCENTS, formatUsd } from '../../service/pricing';
 import type { SearchJobsData, ToolResult, ToolUsage } from '../../transport';
 import { operationError } from '../../transport/errors';
+import { aboutFields, argumentsOf, type FieldAtFault } from '../common/toolAnswer';
 import { isToolCall, readToolOutput } from '../common/toolOutput';
 import type { ItemRun } from '../common/types';
 import { walkBackThroughTime } from './walk';
@@ -36,8 +43,8 @@ const DEFAULT_LIMIT = 50;
 
 export const toolDescription = [
 	'Search Upwork job postings, newest first, with filters. Every returned job is billed, and one call returns at most the number of jobs the workflow allows: ask for few and narrow with filters rather than paging.',
-	`Each job has uid, title, postedAt, budget, skills, connectsToApply, client facts and the first ${TOOL_DESCRIPTION_CHARS} characters of the description, ending in "…" when cut: to read a whole job, call Get Job with its uid.`,
-	`Lists are comma-separated (keywords; country codes such as US, GB). Search Period is one of ${searchPeriods()}. A refused call says which field to fix; nothing is billed for it.`,
+	`The answer holds total (how many jobs match in all), the jobs, and a note when they were capped or none matched. Each job has uid, title, url, postedAt, budget, skills, connectsToApply, client facts and the first ${TOOL_DESCRIPTION_CHARS} characters of the description, ending in "…" when cut: to read a whole job, call Get Job with its uid.`,
+	`Lists are comma-separated (keywords; two-letter country codes such as US, GB). Search Period is one of ${searchPeriods()}. A refused call says which argument to change; nothing is billed for it.`,
 ].join(' ');
 
 export const properties: INodeProperties[] = [
@@ -77,6 +84,12 @@ export const properties: INodeProperties[] = [
 	...toNodeProperties({ omit: ['limit'] }),
 ];
 
+/** As a tool: the rows the call asked for (every match with Return All) and the tool's cap on them. */
+interface ToolRows {
+	asked: number;
+	cap: number;
+}
+
 /** What one item sends: its search_jobs body, and how to shape the answer. */
 export interface SearchRequest {
 	body: IDataObject;
@@ -85,22 +98,45 @@ export interface SearchRequest {
 	/** Run as an AI Agent's tool: rows capped, and Output (not Simplify) shapes each job. */
 	tool: boolean;
 	toolOutput?: ToolOutputChoice;
+	toolRows?: ToolRows;
 }
 
 /** Rows to ask for: the Limit, or the service maximum with Return All; as a tool, never past its cap. */
-function rowsToAsk(this: IExecuteFunctions, itemIndex: number, tool: boolean): { limit: number; returnAll: boolean } {
+function rowsToAsk(this: IExecuteFunctions, itemIndex: number, tool: boolean): { limit: number; returnAll: boolean; toolRows?: ToolRows } {
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const limit = returnAll ? MAX_ROWS_PER_CALL : (this.getNodeParameter('limit', itemIndex, DEFAULT_LIMIT) as number);
 	if (!tool) return { limit, returnAll };
 	const cap = numberOption(this.getNodeParameter('toolMaxJobs', itemIndex, DEFAULT_TOOL_MAX_JOBS), DEFAULT_TOOL_MAX_JOBS) || DEFAULT_TOOL_MAX_JOBS;
 	// A number the model typed may arrive as text; anything not a number is left for validation.
 	const asked = typeof limit === 'string' && (limit as string).trim() !== '' ? Number(limit) : limit;
-	return { limit: typeof asked === 'number' && asked > cap ? cap : asked, returnAll: false };
+	const rows = { asked: returnAll ? Number.POSITIVE_INFINITY : asked, cap };
+	return { limit: typeof asked === 'number' && asked > cap ? cap : asked, returnAll: false, toolRows: typeof asked === 'number' ? rows : undefined };
+}
+
+/** Where a filter's value is set in the node's parameters. */
+function parameterPath(key: string): string {
+	if (key === 'limit') return 'limit';
+	if (key === ADDITIONAL_FILTERS) return `options.${ADDITIONAL_FILTERS}`;
+	const spec = FILTER_BY_KEY.get(key);
+	return spec ? `${GROUP_COLLECTIONS[spec.group].name}.${toParameterName(key)}` : `options.${ADDITIONAL_FILTERS}`;
+}
+
+/** The fields a refused filter is about, as its message names them: both bounds of a range. */
+function fieldsAtFault(issue: FilterIssue): FieldAtFault[] {
+	const orPath = parameterPath(ADDITIONAL_FILTERS);
+	if (issue.key === ADDITIONAL_FILTERS) {
+		// "…sets "limit", which the node sets itself. Remove it and use "Limit" instead": both are at stake.
+		const limit: FieldAtFault[] = issue.message.includes('use "Limit"') ? [{ path: 'limit', label: '"Limit"' }] : [];
+		return [{ path: orPath, label: ADDITIONAL_FILTERS_TITLE }, ...limit];
+	}
+	const field = (key: string, title: string): FieldAtFault => ({ path: parameterPath(key), label: `${title} (${key})`, orPath });
+	const range = FILTER_RANGES.find((r) => r.min.key === issue.key);
+	return range ? [field(range.min.key, range.min.title), field(range.max.key, range.max.title)] : [field(issue.key, issue.title)];
 }
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): SearchRequest {
 	const tool = isToolCall(this);
-	const { limit, returnAll } = rowsToAsk.call(this, itemIndex, tool);
+	const { limit, returnAll, toolRows } = rowsToAsk.call(this, itemIndex, tool);
 	const { body, issues } = searchFiltersFromParameters(
 		(name) => this.getNodeParameter(name, itemIndex, {}),
 		{ limit },
@@ -108,17 +144,18 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): SearchReque
 		{ limit: 'Limit' },
 	);
 	if (issues.length > 0) {
-		throw operationError(this.getNode(), 'invalid_input', `${issues[0].message} [item ${itemIndex}]`, {
+		const error = operationError(this.getNode(), 'invalid_input', `${issues[0].message} [item ${itemIndex}]`, {
 			itemIndex,
 			description:
 				issues.length > 1
 					? issues.map((i) => i.message).join('\n')
 					: 'Fix the field in the node, or in Additional Filters (JSON) if the key came from there. Nothing was sent.',
 		});
+		throw aboutFields(error, fieldsAtFault(issues[0]));
 	}
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 	const toolOutput = tool ? readToolOutput.call(this, itemIndex) : undefined;
-	return { body: body as IDataObject, returnAll, simplify, tool, toolOutput };
+	return { body: body as IDataObject, returnAll, simplify, tool, toolOutput, toolRows };
 }
 
 /** What to tell the user when Return All stopped part-way: what it had read and paid for. */
@@ -130,6 +167,23 @@ function interruptedNote(read: number, total: number, outputAs: ItemRun['options
 		wholeResponse: 'They are in the "jobs" list of the item before this one.',
 	};
 	return `${note} ${where[outputAs]}`;
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * What a model is told beside the jobs: that none matched, or which bound cut the rows and how to
+ * see others (the same call returns the same newest jobs again); nothing when every match is there.
+ */
+function toolNote(returned: number, total: number, rows: ToolRows | undefined, limitArgument: string | undefined): string | undefined {
+	if (total === 0) return 'No job matched these filters. Nothing was charged. Widen them to find some, e.g. a longer search period or fewer keywords.';
+	if (returned >= total || rows === undefined) return undefined;
+	const head = `Returned ${count(returned)} of ${count(total)} matching jobs, newest first`;
+	if (rows.asked > rows.cap) {
+		return `${head}: capped by the tool's row cap of ${count(rows.cap)} per call${Number.isFinite(rows.asked) ? ` (${count(rows.asked)} were asked)` : ''}. Ask with narrower filters (a shorter search period, more keywords, a budget) rather than for more rows.`;
+	}
+	const raise = limitArgument ? `raise "${limitArgument}" (up to ${count(rows.cap)})` : `the workflow sets the limit itself`;
+	return `${head}, as many as the limit asked (${count(rows.asked)}). For others, ${raise} or narrow the filters.`;
 }
 
 export async function send(this: IExecuteFunctions, run: ItemRun, request: SearchRequest): Promise<INodeExecutionData[]> {
@@ -158,6 +212,13 @@ export async function send(this: IExecuteFunctions, run: ItemRun, request: Searc
 	if (shape) for (let i = 0; i < jobs.length; i++) jobs[i] = shape(jobs[i]);
 	const usageToShow = options.includeUsage ? usage : undefined;
 	const pairedItem = { item: itemIndex };
+	if (request.tool) {
+		// One item, whatever the match count: n8n hands a model no item as "" or [], which reads as
+		// "nothing found" as well as "failed", and rows alone do not say what the cap cut off.
+		const limitArgument = argumentsOf(this.getNode().parameters, 'limit')[0];
+		const note = toolNote(jobs.length, total, request.toolRows, limitArgument);
+		return [{ json: withUsage({ total, jobs, ...(note ? { note } : {}) }, usageToShow), pairedItem }];
+	}
 	const output: INodeExecutionData[] =
 		options.output === 'wholeResponse'
 			? [{ json: withUsage({ jobs, total }, usageToShow), pairedItem }]
