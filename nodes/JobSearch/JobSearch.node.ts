@@ -2,6 +2,7 @@ import { NodeConnectionTypes, type IExecuteFunctions, type INodeExecutionData, t
 
 import { properties } from './actions/description';
 import { route } from './actions/router';
+import * as job from './actions/job';
 import { FILTERS } from './filters';
 import { builderHint } from './builderHint';
 
@@ -29,6 +30,7 @@ export class JobSearch implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'jobSearchApi', required: true }],
 		properties,
+		hints: [job.search.limitOverCapHint],
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
