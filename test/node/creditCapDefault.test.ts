@@ -1,3 +1,6 @@
+import type { INodeParameters, NodeHint } from 'n8n-workflow';
+
+import { JOB_SEARCH_TYPE, createWorkflow } from '../harness';
 import { DEFAULT_MAX_CREDIT_USD, PRICE_MICROCENTS } from '../../nodes/JobSearch/service/pricing';
 import { clientOp, runJobSearch, search } from './helpers';
 import { useTestService } from '../support/service';
@@ -78,5 +81,38 @@ describe('Max Credit per Execution by default', () => {
 		const { jobs } = await callAsTool(search({ limit: fromAi('limit', 'number') }), { limit: 20 }, credentials);
 		expect(jobs).toHaveLength(20);
 		expect(service.server.admin.callLog(id)).toHaveLength(1);
+	});
+});
+
+describe('The hint that the Limit set passes Max Credit', () => {
+	// n8n evaluates a node hint's condition against the node's parameters, as the editor does before a run.
+	const shown = (parameters: INodeParameters): unknown => {
+		const workflow = createWorkflow({ nodes: [{ name: 'Job Search', type: JOB_SEARCH_TYPE, parameters }] });
+		const node = workflow.getNode('Job Search')!;
+		const [hint] = (workflow.nodeTypes.getByNameAndVersion(JOB_SEARCH_TYPE, 1).description.hints ?? []) as NodeHint[];
+		return workflow.expression.getSimpleParameterValue(node, hint.displayCondition!, 'internal', {});
+	};
+	const searchWith = (limit: number, options: INodeParameters = {}, returnAll = false): INodeParameters => ({
+		resource: 'job',
+		operation: 'search',
+		returnAll,
+		limit,
+		options,
+	});
+
+	it('shows at Limit 173 under the default $1, not at 172', () => {
+		expect(shown(searchWith(173))).toBe(true);
+		expect(shown(searchWith(172))).toBe(false);
+	});
+
+	it('follows the Max Credit set, and hides with no cap or Return All', () => {
+		expect(shown(searchWith(1_000, { maxCreditUsd: 10 }))).toBe(false);
+		expect(shown(searchWith(1_000, { maxCreditUsd: 5 }))).toBe(true);
+		expect(shown(searchWith(10_000, { maxCreditUsd: 0 }))).toBe(false);
+		expect(shown(searchWith(10_000, {}, true))).toBe(false);
+	});
+
+	it('does not show for Get Job', () => {
+		expect(shown({ resource: 'job', operation: 'get', options: {} })).toBe(false);
 	});
 });
