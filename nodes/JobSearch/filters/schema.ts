@@ -126,7 +126,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		title: 'From Date',
 		type: 'dateTime',
 		source: 'doc',
-		help: "Only jobs posted at or after this moment: ISO 8601, for example 2026-11-01T00:00:00Z. A date and time without a zone, as the date picker gives it, is read in the workflow's time zone.",
+		help: "Only jobs posted at or after this moment, in ISO 8601: a date alone (2026-11-01) is that day at 00:00 UTC; a date and time without a zone (as the date picker gives it) is in the workflow's time zone in n8n, UTC through the API; e.g. 2026-11-01T08:00:00Z.",
 	},
 	{
 		key: 'toDate',
@@ -134,7 +134,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		title: 'To Date',
 		type: 'dateTime',
 		source: 'doc',
-		help: "Only jobs posted at or before this moment: ISO 8601, for example 2026-11-20T23:59:59Z. A date and time without a zone, as the date picker gives it, is read in the workflow's time zone.",
+		help: "Only jobs posted at or before this moment, in ISO 8601: a date alone (2026-11-20) is that day at 00:00 UTC; a date and time without a zone (as the date picker gives it) is in the workflow's time zone in n8n, UTC through the API; e.g. 2026-11-20T23:59:59Z.",
 	},
 	{
 		key: 'jobCategories',
