@@ -45,10 +45,11 @@ export const DATE_TIME_ACCEPTED =
  */
 export function wireDateToUtcMs(value: string): number {
 	if (!isCalendarValid(value)) return Number.NaN;
-	if (DATE_ONLY.test(value)) return Date.parse(`${value}T00:00:00Z`);
-	// Date.parse reads a zone-less time in the process's own zone: the wire means UTC.
-	const iso = value.replace(' ', 'T');
-	return Date.parse(HAS_ZONE.test(iso) ? iso : `${iso}Z`);
+	if (HAS_ZONE.test(value) && !DATE_ONLY.test(value)) return Date.parse(value.replace(' ', 'T'));
+	// Counted from its parts, not with Date.parse, which reads a zone-less time in the machine's zone.
+	const [year, month, day, hour = 0, minute = 0, second = 0] = value.match(/\d+/g)!.slice(0, 6).map(Number);
+	const fraction = /:\d{2}(\.\d+)/.exec(value)?.[1] ?? '';
+	return Date.UTC(year, month - 1, day, hour, minute, second) + Math.round(Number(`0${fraction}`) * 1000);
 }
 
 /** A job uid is a string of digits. */
