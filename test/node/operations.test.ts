@@ -222,21 +222,29 @@ describe('Get Job', () => {
 		const { output } = await runJobSearch(getJob(job.uid), { credentials });
 		expect(job.description.length).toBeGreaterThan(0);
 		expect(output[0].json.description).toBe(job.description);
-		expect(output[0].json.client).toBeUndefined();
+		expect(typeof output[0].json.client).toBe('string');
 	});
 
-	it('adds, when simplified, what a search row lacks and a person reads before applying: questions, duration, workload, connects', async () => {
+	it('adds, when simplified, what a search row lacks and a person reads before applying: questions, duration and workload in words, connects', async () => {
 		const { credentials } = await service.account('free');
-		const [job] = service.server.admin.visibleJobs();
+		const job = service.server.admin.visibleJobs().find((j) => j.duration === 'UP_TO_THREE_MONTHS' && j.workload === 'MORE_THAN_30_HOURS')!;
 		const row = (await runJobSearch(search({ limit: 1 }), { credentials })).output[0].json;
 		const { output } = await runJobSearch(getJob(job.uid), { credentials });
 		const details = output[0].json;
 		const added = Object.keys(details).filter((key) => !(key in row));
-		expect(added.sort()).toEqual(['applicationCost', 'duration', 'questions', 'workload']);
+		expect(added.sort()).toEqual(['applicationCost', 'client', 'duration', 'questions']);
 		expect(details.questions).toEqual(job.questions);
 		expect(details.applicationCost).toBe(job.applicationCost);
-		expect(details.duration).toBe(job.duration);
+		expect(details.duration).toBe('1 to 3 months, more than 30 hours a week');
 		expect(details.description).toBe(job.description);
+	});
+
+	it('carries, when simplified, the client facts a search row has, in one line', async () => {
+		const { credentials } = await service.account('free');
+		const row = (await runJobSearch(search({ limit: 1 }), { credentials })).output[0].json;
+		const details = (await runJobSearch(getJob(row.uid as string), { credentials })).output[0].json;
+		const spent = `$${(row.clientTotalSpent as number).toLocaleString('en-US')} spent`;
+		expect(details.client).toBe(`${row.clientCountry as string}, payment ${row.clientPaymentVerified ? 'verified' : 'not verified'}, ${spent}`);
 	});
 
 	it('adds the client history on a plan with the addon', async () => {
