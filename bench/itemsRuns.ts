@@ -89,6 +89,8 @@ export async function itemRunners(task: ItemsTask): Promise<Record<Variant, () =
 						limit: task.rowsPerWindow,
 						basicFilters: { fromDate: '={{ $json.fromDate }}', toDate: '={{ $json.toDate }}' },
 						simplify,
+						// The bench reads far more than the default $1 cap allows, on the reference server.
+						options: { maxCreditUsd: 0 },
 					},
 				},
 			],
@@ -112,6 +114,7 @@ export async function itemRunners(task: ItemsTask): Promise<Record<Variant, () =
 						operation: 'search',
 						returnAll: true,
 						basicFilters: { fromDate: task.windows[task.windows.length - 1].fromDate, toDate: task.windows[0].toDate },
+						options: { maxCreditUsd: 0 },
 					},
 				},
 			],

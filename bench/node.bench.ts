@@ -27,7 +27,7 @@ export default async function nodeBench(): Promise<void> {
 				credentials,
 				nodes: [
 					{ name: 'Input', type: INPUT_TYPE, parameters: { items: JSON.stringify(uids) } },
-					{ name: 'Get Job', type: JOB_SEARCH_TYPE, parameters: { resource: 'job', operation: 'get', jobUid: '={{ $json.uid }}', options } },
+					{ name: 'Get Job', type: JOB_SEARCH_TYPE, parameters: { resource: 'job', operation: 'get', jobUid: '={{ $json.uid }}', options: { maxCreditUsd: 0, ...options } } },
 				],
 				connections: chain('Input', 'Get Job'),
 			});

@@ -137,7 +137,7 @@ export default async function requestsBench(): Promise<void> {
 					await n8nRun('Get Job', {
 						nodes: [
 							input,
-							{ name: 'Get Job', type: JOB_SEARCH_TYPE, parameters: { resource: 'job', operation: 'get', jobUid: '={{ $json.jobUid }}', options: { concurrency } } },
+							{ name: 'Get Job', type: JOB_SEARCH_TYPE, parameters: { resource: 'job', operation: 'get', jobUid: '={{ $json.jobUid }}', options: { concurrency, maxCreditUsd: 0 } } },
 						],
 						connections: chain('Input', 'Get Job'),
 					}),

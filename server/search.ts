@@ -1,4 +1,4 @@
-import { CATEGORY_GROUPS, DEFAULT_ROWS_PER_CALL, type CountryLocation } from '../nodes/JobSearch/filters';
+import { CATEGORY_GROUPS, DEFAULT_ROWS_PER_CALL, wireDateToUtcMs, type CountryLocation } from '../nodes/JobSearch/filters';
 import { approximateTotal } from './liveOptions';
 import type { Job } from './model';
 import type { Random } from './random';
@@ -243,8 +243,9 @@ export function compileQuery(body: SearchBody, nowMs: number): CompiledQuery {
 	let fromMs = -Infinity;
 	let toMs = Infinity;
 	if (typeof body.searchPeriod === 'string') fromMs = nowMs - periodMs(body.searchPeriod);
-	if (typeof body.fromDate === 'string') fromMs = Math.max(fromMs, Date.parse(body.fromDate));
-	if (typeof body.toDate === 'string') toMs = Math.min(toMs, Date.parse(body.toDate));
+	// Read as the schema says: a date alone at 00:00 UTC, a time without a zone in UTC.
+	if (typeof body.fromDate === 'string') fromMs = Math.max(fromMs, wireDateToUtcMs(body.fromDate));
+	if (typeof body.toDate === 'string') toMs = Math.min(toMs, wireDateToUtcMs(body.toDate));
 	const categories = Array.isArray(body.jobCategories) && body.jobCategories.length > 0 ? expandCategories(body.jobCategories) : null;
 	const limit = typeof body.limit === 'number' ? body.limit : DEFAULT_ROWS_PER_CALL;
 	const filters = Object.keys(body)

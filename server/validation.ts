@@ -1,6 +1,6 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { FILTER_BY_KEY, preview, rangeIssues, toolDefinitions, validate as explainFilters, type JsonSchema, type ToolName } from '../nodes/JobSearch/filters';
+import { FILTER_BY_KEY, preview, toolDefinitions, validate as explainFilters, type JsonSchema, type ToolName } from '../nodes/JobSearch/filters';
 
 interface Compiled {
 	check: ValidateFunction;
@@ -145,7 +145,8 @@ export function inputProblem(tool: ToolName, input: unknown): string | undefined
 	const early = unknownFieldsProblem(body, compiledTool) ?? boundsProblem(tool, body, compiledTool);
 	if (early) return early;
 	if (!compiledTool.check(body)) return describe(tool, body, compiledTool.check.errors ?? [], compiledTool.known).join('; ');
-	// What JSON Schema cannot say: a minimum above its maximum.
-	const ranges = tool === 'search_jobs' ? rangeIssues(body) : [];
-	return ranges.length > 0 ? ranges.map((issue) => issue.message).join('; ') : undefined;
+	// What JSON Schema cannot say, checked as the node checks it: a day no calendar has (30
+	// February), then a minimum above its maximum.
+	const issues = tool === 'search_jobs' ? explainFilters(body) : [];
+	return issues.length > 0 ? issues.map((issue) => issue.message).join('; ') : undefined;
 }

@@ -3,6 +3,7 @@ import { NodeConnectionTypes, type IExecuteFunctions, type INodeExecutionData, t
 import { properties } from './actions/description';
 import { route } from './actions/router';
 import { isToolCall } from './actions/common/toolOutput';
+import * as job from './actions/job';
 import { FILTERS } from './filters';
 import { builderHint } from './builderHint';
 
@@ -12,7 +13,13 @@ export class JobSearch implements INodeType {
 		name: 'jobSearch',
 		icon: { light: 'file:jobSearch.svg', dark: 'file:jobSearch.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// n8n adds a "Custom API Call" choice to the Resource and Operation lists of a node whose
+		// credential has `authenticate`, when it thinks the description is the node's latest version:
+		// defaultVersion unset, or equal to `version` (injectCustomApiCallOptions, n8n 2.8 to 2.41).
+		// Choosing it renamed the node "__CUSTOM_API_CALL__ client" and ran nothing. Version 1 as a
+		// list with defaultVersion 1 is the same single version to n8n, but fails that check.
+		version: [1],
+		defaultVersion: 1,
 		// The action as the nodes panel names it ("Search jobs"), not "search: job".
 		subtitle:
 			'={{ { search: "Search jobs", get: "Get a job", getActivity: "Get client activity", getHistory: "Get client history" }[$parameter["operation"]] }}',
@@ -30,6 +37,7 @@ export class JobSearch implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'jobSearchApi', required: true }],
 		properties,
+		hints: [job.search.limitOverCapHint],
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -40,10 +40,12 @@ export async function outputsOf(
 ): Promise<IDataObject[]> {
 	const { key } = await server.admin.createAccount({ id: `schema-${resource}-${operation}-${Date.now()}`, plan: 'enterprise' });
 	const credentials = { apiKey: key, baseUrl: server.url };
+	// No credit cap: the sample is as large as the schema needs, on the reference server.
+	const options = { maxCreditUsd: 0 };
 	const parameters: INodeParameters =
 		operation === 'search'
-			? { resource, operation, limit: jobUids.length }
-			: { resource, operation, jobUid: { __rl: true, mode: 'id', value: '={{ $json.uid }}' } };
+			? { resource, operation, limit: jobUids.length, options }
+			: { resource, operation, jobUid: { __rl: true, mode: 'id', value: '={{ $json.uid }}' }, options };
 	const input = operation === 'search' ? [{}] : jobUids.map((uid) => ({ uid }));
 	const run = await runJobSearch(parameters, { credentials, input });
 	if (run.error) throw new Error(`${resource}/${operation}: ${run.error.message}`);

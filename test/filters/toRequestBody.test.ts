@@ -69,6 +69,11 @@ describe('toRequestBody with the workflow time zone', () => {
 		expect(body.toDate).toBe('2026-07-01T07:00:00.000Z'); // CEST, UTC+2
 	});
 
+	it('takes a date alone as that day at 00:00 UTC, whatever the workflow time zone', () => {
+		const body = toRequestBody({ basicFilters: { fromDate: '2026-11-26', toDate: ' 2026-11-27 ' } }, {}, { timeZone: 'America/New_York' });
+		expect([body.fromDate, body.toDate]).toEqual(['2026-11-26T00:00:00.000Z', '2026-11-27T00:00:00.000Z']);
+	});
+
 	it('keeps dates that state their zone as they are', () => {
 		const body = toRequestBody({ basicFilters: { fromDate: '2026-11-01T09:00:00Z' } }, {}, { timeZone: 'America/New_York' });
 		expect(body.fromDate).toBe('2026-11-01T09:00:00.000Z');

@@ -1,4 +1,4 @@
-import { COUNTRY_CODES, FILTERS, FILTER_RANGES, validate } from '../../nodes/JobSearch/filters';
+import { COUNTRY_CODES, FILTERS, FILTER_RANGES, validate, wireDateToUtcMs } from '../../nodes/JobSearch/filters';
 import { inputProblem } from '../../server/validation';
 import { objectAsTextIssues } from '../../nodes/JobSearch/filters/validate';
 import * as countries from '../../nodes/JobSearch/filters/countries';
@@ -126,9 +126,29 @@ describe('validate', () => {
 		);
 	});
 
-	it('refuses impossible dates and dates without a zone', () => {
-		expect(messageFor({ fromDate: '2026-02-30T00:00:00Z' })).toMatch(/From Date \(fromDate\) must be an ISO 8601/);
-		expect(messageFor({ toDate: '2026-11-01 10:00' })).toMatch(/To Date/);
+	it('refuses impossible dates and what is no date, saying what it accepts', () => {
+		expect(messageFor({ fromDate: '2026-02-30T00:00:00Z' })).toBe(
+			"From Date (fromDate) must be a date such as 2026-11-26 (that day at 00:00 UTC) or a date and time such as 2026-11-26T08:00:00Z (without a zone: the workflow's time zone in n8n, UTC through the API); got \"2026-02-30T00:00:00Z\"",
+		);
+		expect(messageFor({ fromDate: '2026-02-30' })).toMatch(/^From Date \(fromDate\) must be a date such as/);
+		expect(messageFor({ toDate: '26/11/2026' })).toMatch(/^To Date \(toDate\) must be a date such as/);
+		expect(messageFor({ toDate: '2026-11-26Z' })).toMatch(/^To Date/);
+	});
+
+	it('accepts a date alone, and a date and time with or without a zone, as the server does', () => {
+		for (const value of ['2026-11-26', '2026-11-26 08:00', '2026-11-26T08:00:00', '2026-11-26T08:00:00.5+01:00', '2026-11-26T08:00Z']) {
+			expect([value, validate({ fromDate: value })]).toEqual([value, []]);
+			expect([value, inputProblem('search_jobs', { fromDate: value })]).toEqual([value, undefined]);
+		}
+		expect(inputProblem('search_jobs', { fromDate: '2026-02-30' })).toMatch(/^From Date \(fromDate\) must be a date such as/);
+	});
+
+	it('reads a date alone as that day at 00:00 UTC, and a time without a zone as UTC, on the wire', () => {
+		expect(new Date(wireDateToUtcMs('2026-11-26')).toISOString()).toBe('2026-11-26T00:00:00.000Z');
+		expect(new Date(wireDateToUtcMs('2026-11-26 08:00')).toISOString()).toBe('2026-11-26T08:00:00.000Z');
+		expect(new Date(wireDateToUtcMs('2026-11-26T08:00:07.25')).toISOString()).toBe('2026-11-26T08:00:07.250Z');
+		expect(new Date(wireDateToUtcMs('2026-11-26T08:00:00+01:00')).toISOString()).toBe('2026-11-26T07:00:00.000Z');
+		expect(wireDateToUtcMs('2026-02-29')).toBeNaN();
 	});
 
 	it('refuses text in which an expression turned an object into "[object Object]", naming the field by its label', () => {

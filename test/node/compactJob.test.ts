@@ -35,6 +35,22 @@ describe('the compact job a model reads', () => {
 });
 
 describe('Simplify', () => {
+	it('says in words how long a Get Job runs and how much of the week, leaving out what the job does not say', () => {
+		const details = (extra: Record<string, unknown>) => simplifyJobDetails(job(extra)).duration;
+		expect(details({ duration: 'MORE_THAN_SIX_MONTHS', workload: 'LESS_THAN_30_HOURS' })).toBe('More than 6 months, less than 30 hours a week');
+		expect(details({ duration: 'UP_TO_ONE_MONTH', workload: 'UNSPECIFIED' })).toBe('Up to 1 month');
+		expect(details({ duration: 'UNSPECIFIED', workload: 'MORE_THAN_30_HOURS' })).toBe('More than 30 hours a week');
+		expect(details({ duration: 'UNSPECIFIED', workload: 'UNSPECIFIED' })).toBeNull();
+		expect(details({ duration: 'SOME_NEW_VALUE' })).toBe('SOME_NEW_VALUE');
+	});
+
+	it('gives Get Job the client facts of a search row in one line', () => {
+		const client = (c: Record<string, unknown>) => simplifyJobDetails(job({ client: c })).client;
+		expect(client({ countryCode: 'GB', paymentMethodVerified: true, stats: { totalSpent: 12_340.4 } })).toBe('GB, payment verified, $12,340 spent');
+		expect(client({ paymentMethodVerified: false })).toBe('payment not verified');
+		expect(client({})).toBeNull();
+	});
+
 	it('writes a fixed price as "$300 fixed", and gives the same keys with null for a job missing values', () => {
 		const fixed = simplifyJob(job({ jobType: 'FIXED', hourlyRate: 0, budget: { fixedBudget: 300 } }));
 		expect(fixed.budget).toBe('$300 fixed');

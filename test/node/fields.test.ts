@@ -46,11 +46,12 @@ describe('the Job Search fields in the editor', () => {
 		expect(new Set(texts).size).toBe(4);
 	});
 
-	it('says under Limit that every returned job is billed, at the price the node charges against its cap', () => {
+	it('says under Limit what a job costs, at the default and the largest Limit, and that runs over Max Credit are refused', () => {
 		const limit = properties.find((p) => p.name === 'limit')!;
 		const perJob = PRICE_MICROCENTS.search_jobs / 100_000_000;
-		expect(limit.hint).toContain(`Every returned job is billed, $${perJob} each`);
-		expect(limit.hint).toContain(`($${(perJob * (limit.default as number)).toFixed(4)} for ${limit.default as number})`);
+		expect(limit.hint).toBe(
+			`Each returned job costs $${perJob}: $${(perJob * (limit.default as number)).toFixed(4)} for ${limit.default as number}, $57.90 for 10,000. Runs over Max Credit are refused.`,
+		);
 		expect(limit.hint!.length).toBeLessThanOrEqual(120);
 	});
 });

@@ -90,56 +90,65 @@ describe('the pacer', () => {
 });
 
 describe('Max Credit per Execution', () => {
-	it('stops before the request that could pass the cap, even with items in parallel', async () => {
+	it('refuses a run whose items together could pass the cap before sending any of them, naming the worst case', async () => {
 		const { id, credentials } = await service.account('pro');
-		// Each search of 10 rows may cost $0.0579: two fit under $0.12, a third could not.
+		// Each search of 10 rows may cost $0.0579: three may cost $0.1737, past $0.12.
 		const run = await runJobSearch(search({ limit: 10, options: { maxCreditUsd: 0.12, concurrency: 3 } }), {
 			credentials,
 			input: [{}, {}, {}],
 			continueOnFail: true,
 		});
-		expect(service.server.admin.callLog(id)).toHaveLength(2);
-		const errors = run.output.filter((i) => i.json.error_code);
-		expect(errors).toHaveLength(1);
-		expect(errors[0].json.error).toMatch(/^Stopped before Search Jobs: it could cost up to \$0\.0579.*\$0\.12 cap \[item \d\]$/);
-		expect(run.output.filter((i) => i.json.uid)).toHaveLength(20);
+		expect(service.server.admin.callLog(id)).toEqual([]);
+		expect(run.output.map((i) => [i.json.error_code, i.pairedItem])).toEqual([0, 1, 2].map((item) => ['credit_cap_reached', { item }]));
+		expect(run.output[0].json.error).toBe(
+			'Not sent: this execution could cost up to $0.1737, more than its Max Credit per Execution of $0.12 [item 2]',
+		);
+		expect(run.output[0].json.description).toBe(
+			'Worst case: 3 × Search Jobs for up to 30 jobs in all at $0.00579 each. Nothing was sent and nothing was billed. Raise "Max Credit per Execution (USD)" in Options to at least that amount (0 removes the cap), or ask for less.',
+		);
 	});
 
-	it('sends a request whose worst case reaches the cap exactly, and stops the next one', async () => {
+	it('sends a run whose worst case reaches the cap exactly, and refuses one a row over it', async () => {
 		const { id, credentials } = await service.account('pro');
-		// Two searches of 10 rows may cost exactly the cap between them; a third could pass it.
+		// Two searches of 10 rows may cost exactly the cap between them; 10 and 11 rows pass it.
 		const capUsd = (2 * 10 * PRICE_MICROCENTS.search_jobs) / 1e8;
-		const run = await runJobSearch(search({ limit: 10, options: { maxCreditUsd: capUsd } }), { credentials, input: [{}, {}, {}], continueOnFail: true });
+		const run = await runJobSearch(search({ limit: 10, options: { maxCreditUsd: capUsd } }), { credentials, input: [{}, {}] });
+		expect(run.error).toBeUndefined();
 		expect(service.server.admin.callLog(id).map((c) => c.consumedMicrocents)).toEqual([10, 10].map((rows) => rows * PRICE_MICROCENTS.search_jobs));
-		expect(run.output.filter((i) => i.json.uid)).toHaveLength(20);
-		expect(run.output.filter((i) => i.json.error_code).map((i) => [i.json.error_code, i.pairedItem])).toEqual([['credit_cap_reached', { item: 2 }]]);
+		const over = await runJobSearch(search({ limit: '={{ $json.limit }}', options: { maxCreditUsd: capUsd } }), {
+			credentials,
+			input: [{ limit: 10 }, { limit: 11 }],
+		});
+		expect(over.error?.message).toMatch(/^Not sent: this execution could cost up to \$0\.12159, more than its Max Credit per Execution of \$0\.1158 \[item 1\]$/);
+		expect(service.server.admin.callLog(id)).toHaveLength(2);
 	});
 
-	it('fails the node without continue on fail, having sent nothing past the cap', async () => {
+	it('fails the node without continue on fail, having sent nothing', async () => {
 		const { id, credentials } = await service.account('pro');
 		const { error } = await runJobSearch(search({ limit: 100, options: { maxCreditUsd: 0.5 } }), { credentials });
-		expect(error?.message).toMatch(/^Stopped before Search Jobs: it could cost up to \$0\.579/);
+		expect(error?.message).toMatch(/^Not sent: this execution could cost up to \$0\.579, more than its Max Credit per Execution of \$0\.5 \[item 0\]$/);
 		expect(service.server.admin.callLog(id)).toEqual([]);
 	});
 
 	it('keeps the cap when Max Credit comes from an expression as text', async () => {
 		const { id, credentials } = await service.account('pro');
 		const { error } = await runJobSearch(search({ limit: 100, options: { maxCreditUsd: '={{ "0.5" }}' } }), { credentials });
-		expect(error?.message).toMatch(/^Stopped before Search Jobs: it could cost up to \$0\.579/);
+		expect(error?.message).toMatch(/^Not sent: this execution could cost up to \$0\.579/);
 		expect(service.server.admin.callLog(id)).toEqual([]);
 	});
 
-	it('releases what a call did not use, so a search returning fewer rows than its Limit leaves room for the next', async () => {
+	it('counts lookups that share one request once: 60 items asking for one job fit under $1, 60 different jobs do not', async () => {
 		const { id, credentials } = await service.account('pro');
-		// Limit 100 reserves $0.579; a cap of $0.60 fits the second search only if the first,
-		// which matches 1 job, gives back what it did not spend.
-		const [job] = service.server.admin.visibleJobs();
-		const run = await runJobSearch(
-			search({ limit: 100, basicFilters: { fromDate: job.createdAt }, options: { maxCreditUsd: 0.6 } }),
-			{ credentials, input: [{}, {}] },
-		);
-		expect(run.error).toBeUndefined();
-		expect(service.server.admin.callLog(id)).toHaveLength(2);
+		const jobs = service.server.admin.visibleJobs().slice(0, 60);
+		expect(jobs).toHaveLength(60);
+		const same = await runJobSearch(getJob('={{ $json.uid }}'), { credentials, input: jobs.map(() => ({ uid: jobs[0].uid })) });
+		expect(same.error).toBeUndefined();
+		expect(service.server.admin.callLog(id)).toHaveLength(1);
+		const different = await runJobSearch(getJob('={{ $json.uid }}'), { credentials, input: jobs.map((job) => ({ uid: job.uid })) });
+		// 60 × $0.0195 = $1.17, past the default cap of $1 at the 52nd lookup.
+		expect(different.error?.message).toBe('Not sent: this execution could cost up to $1.17, more than its Max Credit per Execution of $1.00 [item 51]');
+		expect(different.error?.description).toMatch(/^Worst case: 60 × Get Job at \$0\.0195\. Nothing was sent/);
+		expect(service.server.admin.callLog(id)).toHaveLength(1);
 	});
 
 	it('counts an attempt that got no answer as spent, so a retry that could pass the cap is not sent', async () => {

@@ -129,7 +129,7 @@ describe('Search Jobs', () => {
 	it('sends the Search Period the field stores in hours as the service period', async () => {
 		const { credentials } = await service.account('enterprise');
 		const uids = async (parameters: Record<string, unknown>) =>
-			(await runJobSearch(search({ limit: 1000, ...parameters }), { credentials })).output.map((i) => i.json.uid);
+			(await runJobSearch(search({ limit: 1000, ...parameters, options: { maxCreditUsd: 0, ...(parameters.options as object) } }), { credentials })).output.map((i) => i.json.uid);
 		const lastHour = await uids({ basicFilters: { searchPeriod: '1' } });
 		const lastWeek = await uids({ basicFilters: { searchPeriod: '168' } });
 		expect(lastWeek).toEqual(await uids({ options: { additionalFilters: '{"searchPeriod": "7d"}' } }));
@@ -158,7 +158,7 @@ describe('Search Jobs', () => {
 
 	it('asks for the service maximum of 10,000 rows with Return All, with no hint when that is all of them', async () => {
 		const { credentials } = await service.account('enterprise');
-		const run = await runJobSearch(search({ returnAll: true }), { credentials });
+		const run = await runJobSearch(search({ returnAll: true, options: { maxCreditUsd: 0 } }), { credentials });
 		expect(run.output).toHaveLength(300);
 		expect(hintsOf(run)).toEqual([]);
 	});
@@ -168,7 +168,7 @@ describe('Search Jobs', () => {
 		const big = await startTestService({ jobs: 10_050, clock: createManualClock(Date.now()) });
 		try {
 			const { credentials } = await big.account('enterprise');
-			const run = await runJobSearch(search({ returnAll: true, basicFilters: { searchPeriod: '720' }, options: { output: 'wholeResponse' } }), { credentials });
+			const run = await runJobSearch(search({ returnAll: true, basicFilters: { searchPeriod: '720' }, options: { output: 'wholeResponse', maxCreditUsd: 0 } }), { credentials });
 			expect(run.error).toBeUndefined();
 			expect(run.output[0].json.total).toBe(10_050);
 			expect(new Set((run.output[0].json.jobs as Array<{ uid: string }>).map((job) => job.uid)).size).toBe(10_050);
@@ -190,7 +190,7 @@ describe('Return All where one millisecond holds more jobs than one call returns
 				...[1, 2, 3].map((minutes) => ({ createdAt: new Date(now - 60_000 - minutes * 60_000).toISOString() })),
 			]);
 			const { credentials } = await crowded.account('enterprise');
-			const run = await runJobSearch(search({ returnAll: true, basicFilters: { searchPeriod: '1' } }), { credentials });
+			const run = await runJobSearch(search({ returnAll: true, basicFilters: { searchPeriod: '1' }, options: { maxCreditUsd: 0 } }), { credentials });
 			expect(run.error).toBeUndefined();
 			expect(run.output).toHaveLength(10_003);
 			expect(run.output.slice(-3).map((item) => item.json.createdAt)).not.toContain(tieAt);
@@ -222,21 +222,29 @@ describe('Get Job', () => {
 		const { output } = await runJobSearch(getJob(job.uid), { credentials });
 		expect(job.description.length).toBeGreaterThan(0);
 		expect(output[0].json.description).toBe(job.description);
-		expect(output[0].json.client).toBeUndefined();
+		expect(typeof output[0].json.client).toBe('string');
 	});
 
-	it('adds, when simplified, what a search row lacks and a person reads before applying: questions, duration, workload, connects', async () => {
+	it('adds, when simplified, what a search row lacks and a person reads before applying: questions, duration and workload in words, connects', async () => {
 		const { credentials } = await service.account('free');
-		const [job] = service.server.admin.visibleJobs();
+		const job = service.server.admin.visibleJobs().find((j) => j.duration === 'UP_TO_THREE_MONTHS' && j.workload === 'MORE_THAN_30_HOURS')!;
 		const row = (await runJobSearch(search({ limit: 1 }), { credentials })).output[0].json;
 		const { output } = await runJobSearch(getJob(job.uid), { credentials });
 		const details = output[0].json;
 		const added = Object.keys(details).filter((key) => !(key in row));
-		expect(added.sort()).toEqual(['applicationCost', 'duration', 'questions', 'workload']);
+		expect(added.sort()).toEqual(['applicationCost', 'client', 'duration', 'questions']);
 		expect(details.questions).toEqual(job.questions);
 		expect(details.applicationCost).toBe(job.applicationCost);
-		expect(details.duration).toBe(job.duration);
+		expect(details.duration).toBe('1 to 3 months, more than 30 hours a week');
 		expect(details.description).toBe(job.description);
+	});
+
+	it('carries, when simplified, the client facts a search row has, in one line', async () => {
+		const { credentials } = await service.account('free');
+		const row = (await runJobSearch(search({ limit: 1 }), { credentials })).output[0].json;
+		const details = (await runJobSearch(getJob(row.uid as string), { credentials })).output[0].json;
+		const spent = `$${(row.clientTotalSpent as number).toLocaleString('en-US')} spent`;
+		expect(details.client).toBe(`${row.clientCountry as string}, payment ${row.clientPaymentVerified ? 'verified' : 'not verified'}, ${spent}`);
 	});
 
 	it('adds the client history on a plan with the addon', async () => {

@@ -10,11 +10,15 @@ import { runJobSearch, search } from './helpers';
 import { startTestService, type TestService } from '../support/service';
 
 const START_MS = Date.parse('2026-11-01T12:00:00.000Z');
+// A test may hold every wait of the node (Min Interval, backoff) until something has happened.
+let sleepGate: (nthSleep: number) => Promise<void> | undefined = () => undefined;
+let sleeps = 0;
 const mockClock = createManualClock(START_MS);
 // The node's waits (Retry-After, backoff) move the server's clock instead of passing in real time.
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual('n8n-workflow'),
 	sleep: async (ms: number) => {
+		await sleepGate(++sleeps);
 		mockClock.advance(ms);
 		await new Promise<void>((resolve) => setImmediate(resolve));
 	},
@@ -53,12 +57,14 @@ async function serviceWithJobs(options: Parameters<typeof startTestService>[0] =
 const expectedUids = (service: TestService): string[] =>
 	[...service.server.admin.visibleJobs()].sort(serviceOrder).map((job) => job.uid);
 
+// No cap unless a test sets one: the walk's own rules are what most tests here look at.
 const returnAll = (options: INodeParameters = {}): INodeParameters =>
-	search({ returnAll: true, basicFilters: { searchPeriod: '720' }, options });
+	search({ returnAll: true, basicFilters: { searchPeriod: '720' }, options: { maxCreditUsd: 0, ...options } });
 
 let service: TestService;
 let proxy: Proxy | undefined;
 let betweenPages: (n: number) => void = () => undefined;
+let holdAnswer: (body: Record<string, unknown>) => Promise<void> | undefined = () => undefined;
 
 beforeAll(async () => {
 	// Pro accounts get a tight rate limit (the rate-limit test below); the other tests use Enterprise.
@@ -68,7 +74,10 @@ afterAll(async () => await service.server.close());
 beforeEach(async () => {
 	mockClock.set(START_MS);
 	betweenPages = () => undefined;
-	proxy = await startProxy(service.server.url, { afterAnswer: (n) => betweenPages(n) });
+	holdAnswer = () => undefined;
+	sleepGate = () => undefined;
+	sleeps = 0;
+	proxy = await startProxy(service.server.url, { afterAnswer: (n) => betweenPages(n), holdAnswer: (body) => holdAnswer(body) });
 });
 afterEach(async () => {
 	service.server.admin.clearFaults();
@@ -92,10 +101,11 @@ describe('Return All past the 10,000 rows of one call', () => {
 		expect(run.output.map((item) => item.json.uid)).toEqual(expectedUids(service));
 		expect(run.output.every((item) => JSON.stringify(item.pairedItem) === '{"item":0}')).toBe(true);
 		const spent = before - service.server.admin.balance(id).totalMicrocents;
-		// Three pages; only the jobs sharing a boundary's millisecond are read (and paid) twice.
-		expect(proxy!.bodies).toHaveLength(3);
+		// One job to count the matches, then three pages; only the jobs sharing a boundary's
+		// millisecond are read (and paid) twice.
+		expect(proxy!.bodies.map((body) => body.limit)).toEqual([1, 10_000, 10_000, expect.any(Number)]);
 		expect(spent).toBeGreaterThanOrEqual(JOBS * ROW);
-		expect(spent).toBeLessThanOrEqual((JOBS + 2 * (TIE_GROUP - 1)) * ROW);
+		expect(spent).toBeLessThanOrEqual((JOBS + 3 * (TIE_GROUP - 1)) * ROW);
 		expect((run.output[0].json.usage as IDataObject).consumedMicrocents).toBe(spent);
 		expect(run.output.slice(1).some((item) => item.json.usage !== undefined)).toBe(false);
 	});
@@ -193,32 +203,34 @@ describe('Return All past the 10,000 rows of one call', () => {
 		expect(last.pairedItem).toEqual({ item: 0 });
 	});
 
-	it('stops before a page that would pass Max Credit, naming the cap, and sends nothing more', async () => {
+	it('reads one job to count the matches, then stops a walk they would take past Max Credit, naming the worst case and how to raise the cap', async () => {
 		const { id, credentials } = await throughProxy();
 		const before = service.server.admin.balance(id).totalMicrocents;
 		const capUsd = ((20_000 + 3 * TIE_GROUP) * ROW) / 1e8;
 		const run = await runJobSearch(returnAll({ maxCreditUsd: capUsd }), { credentials });
-		expect(run.error?.message).toMatch(/^Stopped before Search Jobs: it could cost up to .* cap \[item 0\]$/);
+		expect(run.error?.message).toBe(
+			`Return All stopped: the search matches ${JOBS_TEXT} jobs, up to $121.59, more than the $115.92 Max Credit per Execution has left [item 0]`,
+		);
 		expect(run.error?.description).toBe(
-			'This request was not sent. Raise "Max Credit per Execution (USD)" in the options, or ask for fewer rows with Limit (a search is billed per returned row). ' +
-				`Return All had read ${READ_IN_TWO_PAGES.toLocaleString('en-US')} of ${JOBS_TEXT} matching jobs (billed) when this stopped it. ` +
+			'Only its first job was read ($0.00579), to count the matches. Raise "Max Credit per Execution (USD)" in Options to at least $121.60 (0 removes the cap), narrow the filters, or use a Limit. ' +
+				`Return All had read 1 of ${JOBS_TEXT} matching jobs (billed) when this stopped it. ` +
 				'With "On Error" set to continue, the node outputs those jobs and then an item with this message.',
 		);
-		expect(proxy!.bodies).toHaveLength(2);
-		expect(before - service.server.admin.balance(id).totalMicrocents).toBeLessThanOrEqual(capUsd * 1e8);
+		expect(proxy!.bodies.map((body) => body.limit)).toEqual([1]);
+		expect(before - service.server.admin.balance(id).totalMicrocents).toBe(ROW);
 	});
 
-	it('with continue on fail, outputs the jobs read within Max Credit, then the credit-cap error item', async () => {
+	it('with continue on fail, outputs the one job read to count the matches, then the credit-cap error item', async () => {
 		const { credentials } = await throughProxy();
 		const capUsd = ((20_000 + 3 * TIE_GROUP) * ROW) / 1e8;
 		const run = await runJobSearch(returnAll({ maxCreditUsd: capUsd }), { credentials, continueOnFail: true });
-		expect(run.output).toHaveLength(READ_IN_TWO_PAGES + 1);
-		expect(run.output.slice(0, READ_IN_TWO_PAGES).map((item) => item.json.uid)).toEqual(expectedUids(service).slice(0, READ_IN_TWO_PAGES));
-		expect(run.output[READ_IN_TWO_PAGES].json).toEqual(expect.objectContaining({ error_code: 'credit_cap_reached' }));
-		expect(run.output[READ_IN_TWO_PAGES].json.description).toMatch(/ They are the items before this one\.$/);
+		expect(run.output).toHaveLength(2);
+		expect(run.output[0].json.uid).toBe(expectedUids(service)[0]);
+		expect(run.output[1].json).toEqual(expect.objectContaining({ error_code: 'credit_cap_reached' }));
+		expect(run.output[1].json.description).toMatch(/ They are the items before this one\.$/);
 	});
 
-	it('runs under a Max Credit below one full page: the first page asks only for the rows the cap allows', async () => {
+	it('runs under a Max Credit below one full page when the matches fit: the pages ask only for the rows the cap allows', async () => {
 		const { credentials } = await throughProxy();
 		const lastHour = [...service.server.admin.visibleJobs()]
 			.filter((job) => Date.parse(job.createdAt) >= START_MS - 3_600_000)
@@ -228,17 +240,18 @@ describe('Return All past the 10,000 rows of one call', () => {
 			credentials,
 		});
 		expect(run.error).toBeUndefined();
-		expect(proxy!.bodies.map((body) => body.limit)).toEqual([2_000]);
+		expect(proxy!.bodies.map((body) => body.limit)).toEqual([1, lastHour.length]);
 		expect(run.output.map((item) => item.json.uid)).toEqual(lastHour);
 	});
 
-	it('stops at the second page when the cap allows fewer rows than match, saying how many it had read', async () => {
+	it('stops after the first job when the cap allows fewer rows than match, saying how many match', async () => {
 		const { credentials } = await throughProxy();
 		const run = await runJobSearch(search({ returnAll: true, basicFilters: { searchPeriod: '1' }, options: { maxCreditUsd: (100 * ROW) / 1e8 } }), {
 			credentials,
 		});
-		expect(proxy!.bodies.map((body) => body.limit)).toEqual([100]);
-		expect(run.error?.description).toMatch(/Return All had read 100 of 1,2\d\d matching jobs/);
+		expect(proxy!.bodies.map((body) => body.limit)).toEqual([1]);
+		expect(run.error?.message).toMatch(/^Return All stopped: the search matches 1,2\d\d jobs/);
+		expect(run.error?.description).toMatch(/Return All had read 1 of 1,2\d\d matching jobs/);
 	});
 
 	it('with continue on fail and the whole response as one item, says the jobs read are in the item before the error item', async () => {
@@ -246,57 +259,92 @@ describe('Return All past the 10,000 rows of one call', () => {
 		const capUsd = ((20_000 + 3 * TIE_GROUP) * ROW) / 1e8;
 		const run = await runJobSearch(returnAll({ maxCreditUsd: capUsd, output: 'wholeResponse' }), { credentials, continueOnFail: true });
 		expect(run.output).toHaveLength(2);
-		expect((run.output[0].json.jobs as IDataObject[]).map((job) => job.uid)).toEqual(expectedUids(service).slice(0, READ_IN_TWO_PAGES));
+		expect((run.output[0].json.jobs as IDataObject[]).map((job) => job.uid)).toEqual(expectedUids(service).slice(0, 1));
 		expect(run.output[1].json.description).toMatch(/ They are in the "jobs" list of the item before this one\.$/);
 	});
 });
 
 describe('Return All beside other items', () => {
+	// A key the service does not know: it refuses the search (400), which fails the execution.
+	const REFUSED = { 'no.such.filter': '1' };
+	const isRefused = (body: Record<string, unknown>): boolean => 'no.such.filter' in body;
+	const isWalk = (body: Record<string, unknown>): boolean => !isRefused(body) && body['includeKeywords.keywords'] === undefined;
+
 	/**
-	 * Three items at concurrency 3: item 0 walks, item 1 is a search that matches nothing, and item
-	 * 2's 10,000-row search would pass the cap beside item 0's first page, so it fails before
-	 * anything is sent; item 0's second page alone would still fit.
+	 * Three items at concurrency 3, no cap: item 0 walks, item 1 is a search the service refuses,
+	 * which fails the execution, and item 2 is a search that matches nothing.
 	 */
 	const walkBesideFailingItem = async (credentials: HarnessCredentials, options: INodeParameters = {}) =>
 		await runJobSearch(
 			search({
 				returnAll: '={{ $json.all }}',
-				limit: 10_000,
+				limit: 10,
 				basicFilters: { searchPeriod: '720' },
 				keywordFilters: { includeKeywordsKeywords: '={{ $json.keyword }}' },
-				options: { maxCreditUsd: ((20_000 + TIE_GROUP) * ROW) / 1e8, concurrency: 3, ...options },
+				options: { maxCreditUsd: 0, concurrency: 3, additionalFilters: '={{ $json.extra }}', ...options },
 			}),
-			{ credentials, input: [{ all: true, keyword: '' }, { all: false, keyword: 'matchesnothingatall' }, { all: false, keyword: '' }] },
+			{
+				credentials,
+				input: [
+					{ all: true, keyword: '', extra: '{}' },
+					{ all: false, keyword: '', extra: JSON.stringify(REFUSED) },
+					{ all: false, keyword: 'matchesnothingatall', extra: '{}' },
+				],
+			},
 		);
+
+	/** Resolves once the refused search's answer has reached the node and some turns of its event loop have passed. */
+	const afterRefusalAnswered = (): { seen: Promise<void>; watch: (body: Record<string, unknown>) => void } => {
+		let resolve!: () => void;
+		const seen = new Promise<void>((r) => (resolve = r));
+		return {
+			seen,
+			watch: (body) => {
+				if (!isRefused(body)) return;
+				void (async () => {
+					for (let turn = 0; turn < 50; turn++) await new Promise<void>((r) => setImmediate(r));
+					resolve();
+				})();
+			},
+		};
+	};
 
 	it('sends no further request once another item has failed the execution: a walk buys no further page', async () => {
 		const { id, credentials } = await throughProxy();
 		const before = service.server.admin.balance(id).totalMicrocents;
+		const refusal = afterRefusalAnswered();
+		// The walk's first page is answered only after the refusal has failed the execution.
+		holdAnswer = (body) => {
+			refusal.watch(body);
+			return isWalk(body) && body.toDate === undefined ? refusal.seen : undefined;
+		};
 		const run = await walkBesideFailingItem(credentials);
-		expect(run.error?.message).toMatch(/^Stopped before Search Jobs: .* \[item 2\]$/);
-		// Whether the walk's first page left before item 2 failed is a matter of promise order;
-		// nothing may leave after it: no second page, and not item 1 either.
-		expect(proxy!.bodies.length).toBeLessThanOrEqual(1);
-		expect(proxy!.bodies.every((body) => body.toDate === undefined && body['includeKeywords.keywords'] === undefined)).toBe(true);
+		expect(run.error?.message).toMatch(/no\.such\.filter/);
+		expect(proxy!.bodies).toHaveLength(3);
+		expect(proxy!.bodies.some((body) => body.toDate !== undefined)).toBe(false);
 		expect(before - service.server.admin.balance(id).totalMicrocents).toBeLessThanOrEqual(10_000 * ROW);
 	});
 
 	it('does not send a request that was waiting for its Min Interval slot when another item failed the execution', async () => {
 		const { credentials } = await throughProxy();
-		// Item 1 waits out Min Interval behind item 0; meanwhile item 2 fails the cap check.
-		const run = await walkBesideFailingItem(credentials, { minIntervalMs: 1_000 });
-		expect(run.error?.message).toMatch(/\[item 2\]$/);
-		expect(proxy!.bodies).toEqual([expect.not.objectContaining({ 'includeKeywords.keywords': expect.anything() })]);
+		const refusal = afterRefusalAnswered();
+		holdAnswer = (body) => void refusal.watch(body);
+		// Items 1 and 2 wait out Min Interval behind item 0 in turn; item 2's wait (the second)
+		// ends only once item 1's refusal has failed the execution.
+		sleepGate = (nthSleep) => (nthSleep >= 2 ? refusal.seen : undefined);
+		const run = await walkBesideFailingItem(credentials, { minIntervalMs: 1_000, concurrency: 3 });
+		expect(run.error?.message).toMatch(/no\.such\.filter/);
+		expect(proxy!.bodies.some((body) => body['includeKeywords.keywords'] !== undefined)).toBe(false);
 	});
 
 	it('fails clearly, rather than reading in tiny pages, when two walks at once do not fit under the cap', async () => {
 		const { credentials } = await throughProxy();
 		const capUsd = ((10_000 + 1) * ROW) / 1e8;
 		const run = await runJobSearch(returnAll({ maxCreditUsd: capUsd, concurrency: 2 }), { credentials, input: [{}, {}] });
-		expect(run.error?.message).toMatch(/^Stopped before Search Jobs: it could cost up to \$57\.90, .* \[item 1\]$/);
-		// Item 0's first page may or may not have left before item 1 failed (promise order); no page was small.
-		expect(proxy!.bodies.length).toBeLessThanOrEqual(1);
-		expect(proxy!.bodies.every((body) => body.limit === 10_000)).toBe(true);
+		expect(run.error?.message).toMatch(/^Return All stopped: the search matches 21,000 jobs, up to \$121\.59, .* \[item \d\]$/);
+		// Each walk read at most the one job that counts the matches; no page was small.
+		expect(proxy!.bodies.length).toBeLessThanOrEqual(2);
+		expect(proxy!.bodies.every((body) => body.limit === 1)).toBe(true);
 	});
 });
 

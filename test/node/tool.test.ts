@@ -8,7 +8,7 @@ const service = useTestService();
 describe('Job Search as an AI Agent tool', () => {
 	it('answers a search with compact jobs whose long descriptions are cut, saying how to read the rest', async () => {
 		const { credentials } = await service.account('enterprise');
-		const { jobs, description } = await callAsTool(search({ limit: fromAi('limit', 'number'), toolMaxJobs: 300 }), { limit: 300 }, credentials);
+		const { jobs, description } = await callAsTool(search({ limit: fromAi('limit', 'number'), toolMaxJobs: 300, options: { maxCreditUsd: 2 } }), { limit: 300 }, credentials);
 		expect(jobs).toHaveLength(300);
 		const visible = service.server.admin.visibleJobs();
 		const fullText = new Map(visible.map((j) => [j.uid, j.description]));

@@ -20,6 +20,11 @@ export interface ProxyHooks {
 	 * the moment between two pages of a walk, or where a slow host's time passes.
 	 */
 	afterAnswer?(n: number): void;
+	/**
+	 * Asked with each request's JSON body once its answer is back: the client gets the answer
+	 * only when the returned promise settles, so a test can let another request's answer go first.
+	 */
+	holdAnswer?(body: Record<string, unknown>): Promise<void> | undefined;
 }
 
 function jsonOf(body: Buffer): Record<string, unknown> {
@@ -31,7 +36,7 @@ function jsonOf(body: Buffer): Record<string, unknown> {
 }
 
 /** A pass-through proxy in front of the reference server: the real service, watched or slowed. */
-export async function startProxy(target: string, { holdFirst = 0, afterAnswer }: ProxyHooks = {}): Promise<Proxy> {
+export async function startProxy(target: string, { holdFirst = 0, afterAnswer, holdAnswer }: ProxyHooks = {}): Promise<Proxy> {
 	const upstream = new URL(target);
 	const bodies: Array<Record<string, unknown>> = [];
 	const held: Array<() => void> = [];
@@ -54,9 +59,14 @@ export async function startProxy(target: string, { holdFirst = 0, afterAnswer }:
 						reply.on('data', (chunk: Buffer) => back.push(chunk));
 						reply.on('end', () => {
 							afterAnswer?.(++answered);
-							inFlight--;
-							res.writeHead(reply.statusCode ?? 502, reply.headers);
-							res.end(Buffer.concat(back));
+							const answer = () => {
+								inFlight--;
+								res.writeHead(reply.statusCode ?? 502, reply.headers);
+								res.end(Buffer.concat(back));
+							};
+							const hold = holdAnswer?.(jsonOf(sent));
+							if (hold) void hold.then(answer);
+							else answer();
 						});
 					},
 				);

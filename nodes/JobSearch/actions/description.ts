@@ -1,8 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { MAX_ROWS_PER_CALL } from '../filters';
 import { SERVICE_PLANS, minIntervalMsFor, plansWithPremiumAddon } from '../service/plans';
-import { PRICE_MICROCENTS, formatUsd } from '../service/pricing';
+import { DEFAULT_MAX_CREDIT_USD, PRICE_MICROCENTS, formatUsd } from '../service/pricing';
 import { RUNWAY_WARN_DAYS } from '../service/runway';
 import {
 	DEFAULT_MAX_RETRIES,
@@ -74,10 +73,10 @@ const optionsCollection: INodeProperties = {
 			displayName: 'Max Credit per Execution (USD)',
 			name: 'maxCreditUsd',
 			type: 'number',
-			default: 0,
+			default: DEFAULT_MAX_CREDIT_USD,
 			typeOptions: { minValue: 0, numberPrecision: 4 },
 			description:
-				`Stop before a request that could take this execution past this amount. A search counts as Limit × ${formatUsd(PRICE_MICROCENTS.search_jobs)}; Return All asks for pages no bigger than the cap allows (up to ${MAX_ROWS_PER_CALL.toLocaleString('en-US')} jobs) and checks each before sending it. 0 means no cap. Read from the first item.`,
+				`The most one execution may spend. A run that could cost more is refused before anything is sent: each search counts as Limit × ${formatUsd(PRICE_MICROCENTS.search_jobs)}, each lookup at its price. Return All first reads one job to count the matches, and goes on only if they fit. 0 means no cap. Read from the first item.`,
 		},
 		{
 			displayName: 'Max Retries',

@@ -7,6 +7,9 @@ import { runItems, type RunSettings } from './common/runItems';
 import { refusalItem, type FieldAtFault } from './common/toolAnswer';
 import type { Operation, Resource, Router } from './common/types';
 
+/** The value n8n gives Resource or Operation when "Custom API Call" is chosen, in workflows saved while it was offered. */
+const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
+
 /** Which operation serves each resource and operation name: a table, so a new operation is one line. */
 export const router: Router = {
 	job: { search: job.search, get: job.get },
@@ -17,6 +20,12 @@ export async function route(this: IExecuteFunctions, settings: RunSettings): Pro
 	const resource = this.getNodeParameter('resource', 0) as Resource;
 	const name = this.getNodeParameter('operation', 0) as string;
 	const operation = (router[resource] as Record<string, Operation<unknown>> | undefined)?.[name];
+	if (!operation && [resource, name].includes(CUSTOM_API_CALL)) {
+		throw operationError(this.getNode(), 'invalid_input', 'Custom API Call is not an operation of Job Search [item 0]', {
+			itemIndex: 0,
+			description: 'Choose Search, Get, Get Activity or Get History in Resource and Operation. The node calls the service only through its own operations, with their checks and credit cap.',
+		});
+	}
 	if (!operation) {
 		throw operationError(this.getNode(), 'invalid_input', `The operation "${name}" of "${resource}" is not supported`, { itemIndex: 0 });
 	}

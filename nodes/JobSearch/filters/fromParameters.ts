@@ -1,4 +1,5 @@
-import { GROUP_COLLECTIONS } from './naming';
+import { GROUP_COLLECTIONS, toParameterName } from './naming';
+import { FILTERS } from './schema';
 import { hasProtoKey } from './protoKey';
 import { toRequestBody, type RequestBodyOptions } from './toRequestBody';
 import type { FilterIssue, SearchJobsBody } from './types';
@@ -56,6 +57,24 @@ function ownedKeyIssue(filters: Record<string, unknown>, fixed: Record<string, u
 	};
 }
 
+/**
+ * A date filter that was added but holds nothing. Any other filter added empty changes nothing;
+ * an empty date would leave the search unbounded in time, and billed as such, while the user
+ * meant to bound it (n8n's date picker drops a typed date it cannot read, leaving it empty).
+ */
+function emptyDateIssues(collections: Record<string, Record<string, unknown>>): FilterIssue[] {
+	return FILTERS.filter((spec) => spec.type === 'dateTime').flatMap((spec) => {
+		const collection = collections[GROUP_COLLECTIONS[spec.group].name] ?? {};
+		const name = toParameterName(spec.key);
+		if (!Object.prototype.hasOwnProperty.call(collection, name)) return [];
+		const value = collection[name];
+		const empty = value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+		if (!empty) return [];
+		const message = `${spec.title} (${spec.key}) was added but is empty, so the search would not be bounded by it: pick a date in the calendar (a typed date must read like 2026-11-26 08:00:00, or the picker drops it), or remove the filter`;
+		return [{ key: spec.key, title: spec.title, message }];
+	});
+}
+
 export interface SearchFilters {
 	body: SearchJobsBody;
 	/** Empty when the body may be sent; otherwise each problem names its field and the fix. */
@@ -81,6 +100,8 @@ export function searchFiltersFromParameters(
 	const collections = Object.fromEntries(
 		Object.values(GROUP_COLLECTIONS).map(({ name }) => [name, (parameter(name) ?? {}) as Record<string, unknown>]),
 	);
+	const emptyDates = emptyDateIssues(collections);
+	if (emptyDates.length > 0) return { body: {}, issues: emptyDates };
 	const body = toRequestBody(collections, { ...fixed, ...extra.filters }, options);
 	return { body, issues: [...objectAsTextIssues(body), ...validate(body)] };
 }

@@ -9,7 +9,7 @@ export { validate, rangeIssues, preview } from './validate';
 export { boundsOf } from './bounds';
 export { toJsonSchema, type JsonSchema } from './toJsonSchema';
 export { TOOL_NAMES, toolDefinitions, type ToolName } from './tools';
-export { COUNTRY_CODES, JOB_UID_PATTERN } from './wireFormats';
+export { COUNTRY_CODES, JOB_UID_PATTERN, wireDateToUtcMs } from './wireFormats';
 export {
 	ADDITIONAL_FILTERS,
 	ADDITIONAL_FILTERS_TITLE,

@@ -97,8 +97,6 @@ const VENDOR_TYPES: readonly EnumOption[] = [
 const COUNTRY_HELP = 'Countries are two-letter ISO 3166-1 codes (GB is the United Kingdom, not UK).';
 
 // The date picker gives a date and time without a zone: only the n8n field needs this said.
-const DATE_PICKER_NOTE = "A date and time without a zone, as the date picker gives it, is read in the workflow's time zone.";
-
 export const FILTERS: readonly FilterSpec[] = [
 	// Basic
 	{
@@ -131,8 +129,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		type: 'dateTime',
 		source: 'doc',
 		example: '2026-11-01T00:00:00Z',
-		help: 'Only jobs posted at or after this moment, an ISO 8601 date and time with a zone.',
-		fieldNote: DATE_PICKER_NOTE,
+		help: "Only jobs posted at or after this moment, in ISO 8601: a date alone (2026-11-01) is that day at 00:00 UTC; a date and time without a zone is in the workflow's time zone in n8n, UTC through the API; e.g. 2026-11-01T08:00:00Z.",
 	},
 	{
 		key: 'toDate',
@@ -141,8 +138,7 @@ export const FILTERS: readonly FilterSpec[] = [
 		type: 'dateTime',
 		source: 'doc',
 		example: '2026-11-20T23:59:59Z',
-		help: 'Only jobs posted at or before this moment, an ISO 8601 date and time with a zone.',
-		fieldNote: DATE_PICKER_NOTE,
+		help: "Only jobs posted at or before this moment, in ISO 8601: a date alone (2026-11-20) is that day at 00:00 UTC; a date and time without a zone is in the workflow's time zone in n8n, UTC through the API; e.g. 2026-11-20T23:59:59Z.",
 	},
 	{
 		key: 'jobCategories',

@@ -51,7 +51,9 @@ function valueSchema(spec: FilterSpec, options: SchemaOptions): JsonSchema {
 		case 'boolean':
 			return { type: 'boolean' };
 		case 'dateTime':
-			return { type: 'string', maxLength, format: 'date-time', pattern: DATE_TIME_PATTERN };
+			// No `format: date-time`: it would refuse a date alone. The calendar check (no 30 February)
+			// is the node's, which the server runs after the schema.
+			return { type: 'string', maxLength, pattern: DATE_TIME_PATTERN };
 		case 'choice':
 			return { type: 'string', enum: enumOf(spec.options, options) };
 		case 'choiceList':

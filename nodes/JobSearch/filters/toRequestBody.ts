@@ -1,5 +1,6 @@
 import { FILTERS, FILTER_BY_KEY } from './schema';
 import { wallClockToUtcMs } from './timeZone';
+import { wireDateToUtcMs } from './wireFormats';
 import { GROUP_COLLECTIONS, toParameterName } from './naming';
 import type { CountryLocation, FilterSpec, SearchJobsBody } from './types';
 
@@ -43,6 +44,11 @@ function toDateTime(value: unknown, timeZone: string): unknown {
 	if (/([Zz]|[+-]\d{2}:\d{2})$/.test(value)) {
 		const parsed = new Date(value);
 		return Number.isNaN(parsed.getTime()) ? value : parsed.toISOString();
+	}
+	// A date alone (a sheet's cell) is that day at 00:00 UTC, as the service reads it.
+	if (/^\d{4}-\d{2}-\d{2}$/.test(value.trim())) {
+		const utcMs = wireDateToUtcMs(value.trim());
+		return Number.isNaN(utcMs) ? value : new Date(utcMs).toISOString();
 	}
 	// n8n's date picker gives "2026-11-01T09:00:00" with no zone: the workflow's time zone is meant.
 	const utcMs = wallClockToUtcMs(value, timeZone) ?? wallClockToUtcMs(value, 'UTC');

@@ -2,7 +2,7 @@ import { boundsOf } from './bounds';
 import { countryCodeFor, isCountryCode } from './countries';
 import { FILTER_BY_KEY, FILTER_RANGES } from './schema';
 import type { EnumOption, FilterIssue, FilterSpec } from './types';
-import { DATE_TIME_PATTERN, MONEY_PATTERN, isCalendarValid } from './wireFormats';
+import { DATE_TIME_ACCEPTED, DATE_TIME_PATTERN, MONEY_PATTERN, isCalendarValid } from './wireFormats';
 
 const money = new RegExp(MONEY_PATTERN);
 const dateTime = new RegExp(DATE_TIME_PATTERN);
@@ -165,7 +165,7 @@ function scalarProblem(spec: FilterSpec, value: unknown): string | undefined {
 		case 'dateTime':
 			return typeof value === 'string' && dateTime.test(value) && isCalendarValid(value)
 				? undefined
-				: 'must be an ISO 8601 date and time with a zone, such as 2026-11-01T00:00:00Z';
+				: `must be ${DATE_TIME_ACCEPTED}`;
 		case 'choice':
 			return typeof value === 'string' && allowed(spec.options).has(value)
 				? undefined

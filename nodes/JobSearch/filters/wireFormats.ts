@@ -22,12 +22,35 @@ export const COUNTRY_CODES: readonly string[] = (
 ).split(' ');
 
 /**
- * RFC 3339 date-time with a zone, the shape JSON Schema's `date-time` format accepts, without the
+ * The dates and times the service takes, in ISO 8601: a date alone ("2026-11-26", that day at
+ * 00:00 UTC), or a date and time with or without a zone ("2026-11-26T08:00:00Z",
+ * "2026-11-26 08:00"); seconds and fractions optional. A time without a zone is UTC on the wire
+ * (the node sends every time with one, having read a zone-less time in the workflow's zone). No
  * leap second (23:59:60): the service's clock has none, and a moment it cannot place must be
  * refused rather than silently ignored (which would widen a paid search).
  */
 export const DATE_TIME_PATTERN =
-	'^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ]([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$';
+	'^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]+)?)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?)?$';
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const HAS_ZONE = /([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** What the accepted shapes are, in the words every refusal of a date uses. */
+export const DATE_TIME_ACCEPTED =
+	'a date such as 2026-11-26 (that day at 00:00 UTC) or a date and time such as 2026-11-26T08:00:00Z (without a zone: the workflow\'s time zone in n8n, UTC through the API)';
+
+/**
+ * The moment a value matching DATE_TIME_PATTERN names, as the service reads it: a date alone at
+ * 00:00 UTC, a time without a zone in UTC. NaN for a day no calendar has.
+ */
+export function wireDateToUtcMs(value: string): number {
+	if (!isCalendarValid(value)) return Number.NaN;
+	if (HAS_ZONE.test(value) && !DATE_ONLY.test(value)) return Date.parse(value.replace(' ', 'T'));
+	// Counted from its parts, not with Date.parse, which reads a zone-less time in the machine's zone.
+	const [year, month, day, hour = 0, minute = 0, second = 0] = value.match(/\d+/g)!.slice(0, 6).map(Number);
+	const fraction = /:\d{2}(\.\d+)/.exec(value)?.[1] ?? '';
+	return Date.UTC(year, month - 1, day, hour, minute, second) + Math.round(Number(`0${fraction}`) * 1000);
+}
 
 /** A job uid is a string of digits. */
 export const JOB_UID_PATTERN = '^[0-9]+$';
@@ -35,12 +58,11 @@ export const JOB_UID_PATTERN = '^[0-9]+$';
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /**
- * Whether the fields of a string that already matches DATE_TIME_PATTERN are in range, as
- * the server's schema checks them (no leap second), so the node never refuses what the server
- * would accept nor sends what it would refuse.
+ * Whether the fields of a string that already matches DATE_TIME_PATTERN are in range (no 30
+ * February), so the node never refuses what the server would accept nor sends what it would refuse.
  */
 export function isCalendarValid(value: string): boolean {
-	const [year, month, day, hour, minute, second] = value.match(/\d+/g)!.slice(0, 6).map(Number);
+	const [year, month, day, hour = 0, minute = 0, second = 0] = value.match(/\d+/g)!.slice(0, 6).map(Number);
 	const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
 	const maxDay = month === 2 && !leap ? 28 : DAYS_IN_MONTH[month - 1];
 	return (

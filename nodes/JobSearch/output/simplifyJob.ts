@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { budgetOf } from './budget';
 import { obj } from './objects';
+import { clientOf, durationOf } from './words';
 
 /** n8n's guideline for Simplify: at most this many fields, flat, the most used first. */
 export const SIMPLIFIED_MAX_FIELDS = 10;
@@ -37,10 +38,10 @@ export function simplifyJob(job: IDataObject): IDataObject {
 }
 
 /**
- * Get Job's simplified output: what a search row leaves out and a person reads before applying
- * (the whole description, screening questions, duration, workload, connects to apply), with the
- * job's identity and budget. Nine fields, so that the client history, when asked for, is the
- * tenth. Same keys for every job.
+ * Get Job's simplified output, in words a person reads before applying: what a search row leaves
+ * out (the whole description, screening questions, how long the job runs and how much of the week,
+ * connects to apply), with the job's identity, budget and the client facts the search row has.
+ * Nine fields, so that the client history, when asked for, is the tenth. Same keys for every job.
  */
 export function simplifyJobDetails(job: IDataObject): IDataObject {
 	return complete({
@@ -48,10 +49,10 @@ export function simplifyJobDetails(job: IDataObject): IDataObject {
 		title: job.title,
 		url: job.externalLink,
 		budget: budgetOf(job),
+		duration: durationOf(job),
+		applicationCost: job.applicationCost,
+		client: clientOf(job),
 		description: job.description,
 		questions: job.questions,
-		duration: job.duration,
-		workload: job.workload,
-		applicationCost: job.applicationCost,
 	});
 }

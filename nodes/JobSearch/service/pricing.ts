@@ -17,6 +17,13 @@ export const PRICE_MICROCENTS: Readonly<Record<ToolName, number>> = {
 	get_client_history: 540_000,
 };
 
+/**
+ * Max Credit per Execution when the user has not set it: a slip (Limit 10,000, Return All on a
+ * wide search, a sheet of 500 job links) is refused before it is sent instead of emptying the
+ * account; a Limit of 50 ($0.29) or a tool call runs. 0 in the option means no cap.
+ */
+export const DEFAULT_MAX_CREDIT_USD = 1;
+
 /** The most a call with this body can cost: a search is billed per returned row, up to its limit. */
 export function worstCaseMicrocents(tool: ToolName, body: IDataObject): number {
 	if (tool !== 'search_jobs') return PRICE_MICROCENTS[tool];

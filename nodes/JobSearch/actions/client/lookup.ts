@@ -32,6 +32,8 @@ export function clientLookup(
 			return { body: { jobUid: readJobUid.call(this, itemIndex) } };
 		},
 
+		plannedCall: (request) => ({ tool, body: request.body }),
+
 		async send(this: IExecuteFunctions, run: ItemRun, request: ClientLookupRequest): Promise<INodeExecutionData[]> {
 			const outcome = await callPremium(run, tool, request.body);
 			if ('declined' in outcome) return outcome.declined;

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { numberOption } from '../../filters/numberOption';
-import { MICROCENTS_PER_USD } from '../../service/pricing';
+import { DEFAULT_MAX_CREDIT_USD, MICROCENTS_PER_USD } from '../../service/pricing';
 import { warnBelowMicrocents } from '../../service/runway';
 import {
 	DEFAULT_MAX_RETRIES,
@@ -46,7 +46,8 @@ export interface ExecutionSettings {
 export function executionSettings(this: IExecuteFunctions, itemIndex: number | undefined): ExecutionSettings {
 	if (itemIndex === undefined) return { concurrency: 1, minIntervalMs: 0, warnBelowMicrocents: 0 };
 	const o = raw.call(this, itemIndex);
-	const maxCreditUsd = numberOption(o.maxCreditUsd, 0);
+	// Absent (a new node, or a workflow saved before the default): the default cap, not none.
+	const maxCreditUsd = numberOption(o.maxCreditUsd, DEFAULT_MAX_CREDIT_USD);
 	return {
 		concurrency: Math.max(1, Math.floor(numberOption(o.concurrency, 1))),
 		minIntervalMs: Math.max(0, numberOption(o.minIntervalMs, 0)),

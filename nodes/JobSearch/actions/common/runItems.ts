@@ -81,6 +81,17 @@ export async function runItems<Prepared>(
 	// An item that failed to prepare (with continueOnFail) may be the one whose options are broken.
 	const settings = executionSettings.call(this, ready[0]?.itemIndex);
 	const creditCap = new CreditCap(this.getNode(), settings.maxCreditMicrocents);
+	// A run whose worst case passes Max Credit is refused whole, before its first request.
+	const overCap = creditCap.refusalOfRun(
+		ready.map(({ itemIndex, prepared }) => {
+			const { tool, body } = operation.plannedCall(prepared);
+			return { itemIndex, tool, body, sharedKey: operation.keyedByJobUid ? `${tool} ${JSON.stringify(body)}` : undefined };
+		}),
+	);
+	if (overCap !== undefined) {
+		if (!continueOnFail) throw overCap;
+		for (const { itemIndex } of ready.splice(0)) results[itemIndex] = [errorItem(overCap, itemIndex)];
+	}
 	const pacer = new Pacer(settings.minIntervalMs);
 	const credit = new CreditWatch();
 	// The plan is the same for every item: after the first 403 addon_forbidden, the other items

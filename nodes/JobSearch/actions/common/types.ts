@@ -49,6 +49,12 @@ export interface Operation<Prepared> {
 	 * bad input throws a NodeOperationError that names the field and `[item N]`.
 	 */
 	prepare(this: IExecuteFunctions, itemIndex: number): Prepared;
+	/**
+	 * The first call `send` will make for what `prepare` built, so the execution's worst case is
+	 * known before anything is sent (a Return All walk: its first page; later pages are checked
+	 * as the walk goes).
+	 */
+	plannedCall(prepared: Prepared): { tool: ToolName; body: IDataObject };
 	/** Sends what `prepare` built and turns the answer into output items. */
 	send(this: IExecuteFunctions, run: ItemRun, prepared: Prepared): Promise<INodeExecutionData[]>;
 }

@@ -29,6 +29,10 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): GetJobReque
 	return { body: withClientHistory ? { jobUid, withClientHistory } : { jobUid }, simplify, toolOutput };
 }
 
+export function plannedCall(request: GetJobRequest): { tool: 'get_job'; body: IDataObject } {
+	return { tool: 'get_job', body: request.body };
+}
+
 export async function send(this: IExecuteFunctions, run: ItemRun, request: GetJobRequest): Promise<INodeExecutionData[]> {
 	const { itemIndex, options } = run;
 	const outcome = await callPremium<IDataObject>(run, 'get_job', request.body);

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeHint } from 'n8n-workflow';
 
 import {
 	ADDITIONAL_FILTERS,
@@ -24,13 +24,13 @@ import {
 	withUsage,
 } from '../../output';
 import { numberOption } from '../../filters/numberOption';
-import { PRICE_MICROCENTS, formatUsd } from '../../service/pricing';
+import { DEFAULT_MAX_CREDIT_USD, MICROCENTS_PER_USD, PRICE_MICROCENTS, formatUsd } from '../../service/pricing';
 import type { SearchJobsData, ToolResult, ToolUsage } from '../../transport';
 import { operationError } from '../../transport/errors';
 import { aboutFields, argumentsOf, type FieldAtFault } from '../common/toolAnswer';
 import { isToolCall, readToolOutput } from '../common/toolOutput';
 import type { ItemRun } from '../common/types';
-import { walkBackThroughTime } from './walk';
+import { RETURN_ALL_FIRST_PAGE_UNDER_CAP, walkBackThroughTime } from './walk';
 
 /** "1h, 6h, …": the wire values a model may give Search Period, from the schema. */
 function searchPeriods(): string {
@@ -56,7 +56,7 @@ export const properties: INodeProperties[] = [
 		description: 'Whether to return all results or only up to a given limit',
 	},
 	{
-		displayName: `Return All reads every matching job, newest first, ${MAX_ROWS_PER_CALL.toLocaleString('en-US')} per request. Every row is billed: ${formatUsd(PRICE_MICROCENTS.search_jobs)} a job, ${formatUsd(MAX_ROWS_PER_CALL * PRICE_MICROCENTS.search_jobs)} per ${MAX_ROWS_PER_CALL.toLocaleString('en-US')} jobs. Cap a run with Max Credit per Execution in Options, or prefer a Limit.`,
+		displayName: `Return All reads every matching job, newest first, ${MAX_ROWS_PER_CALL.toLocaleString('en-US')} per request. Every row is billed: ${formatUsd(PRICE_MICROCENTS.search_jobs)} a job, ${formatUsd(MAX_ROWS_PER_CALL * PRICE_MICROCENTS.search_jobs)} per ${MAX_ROWS_PER_CALL.toLocaleString('en-US')} jobs. Max Credit per Execution in Options (${formatUsd(DEFAULT_MAX_CREDIT_USD * MICROCENTS_PER_USD)} unless you set it) caps a run: Return All reads one job to count the matches and goes on only if they fit.`,
 		name: 'returnAllNotice',
 		type: 'notice',
 		default: '',
@@ -70,7 +70,9 @@ export const properties: INodeProperties[] = [
 		typeOptions: { minValue: 1, maxValue: MAX_ROWS_PER_CALL },
 		displayOptions: { show: { returnAll: [false] } },
 		description: 'Max number of results to return',
-		hint: `Every returned job is billed, ${formatUsd(PRICE_MICROCENTS.search_jobs)} each (${formatUsd(DEFAULT_LIMIT * PRICE_MICROCENTS.search_jobs)} for ${DEFAULT_LIMIT}). Cap a run with Max Credit per Execution in Options.`,
+		// n8n shows a hint as fixed text (it evaluates no expression there), so it gives the prices
+		// at both ends; the node's own hint (limitOverCapHint) warns when the Limit set passes the cap.
+		hint: `Each returned job costs ${formatUsd(PRICE_MICROCENTS.search_jobs)}: ${formatUsd(DEFAULT_LIMIT * PRICE_MICROCENTS.search_jobs)} for ${DEFAULT_LIMIT}, ${formatUsd(MAX_ROWS_PER_CALL * PRICE_MICROCENTS.search_jobs)} for ${MAX_ROWS_PER_CALL.toLocaleString('en-US')}. Runs over Max Credit are refused.`,
 	},
 	{
 		displayName: 'Max Jobs per Tool Call',
@@ -89,6 +91,18 @@ interface ToolRows {
 	asked: number;
 	cap: number;
 }
+
+/**
+ * Shown in the node's panels before a run when the Limit set could cost more than Max Credit per
+ * Execution: n8n evaluates a hint's condition (not its text) against the node's parameters.
+ */
+export const limitOverCapHint: NodeHint = {
+	message: `At this Limit a run could cost more than Max Credit per Execution (${formatUsd(DEFAULT_MAX_CREDIT_USD * MICROCENTS_PER_USD)} unless set in Options), so it would be refused before sending. Lower Limit, or raise Max Credit.`,
+	type: 'warning',
+	location: 'outputPane',
+	whenToDisplay: 'beforeExecution',
+	displayCondition: `={{ (() => { const p = $parameter; const o = p.options || {}; const cap = o.maxCreditUsd === undefined || o.maxCreditUsd === '' ? ${DEFAULT_MAX_CREDIT_USD} : Number(o.maxCreditUsd); return p.resource === 'job' && p.operation === 'search' && p.returnAll !== true && cap > 0 && Number(p.limit) * ${PRICE_MICROCENTS.search_jobs} > cap * ${MICROCENTS_PER_USD}; })() }}`,
+};
 
 /** What one item sends: its search_jobs body, and how to shape the answer. */
 export interface SearchRequest {
@@ -156,6 +170,14 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): SearchReque
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 	const toolOutput = tool ? readToolOutput.call(this, itemIndex) : undefined;
 	return { body: body as IDataObject, returnAll, simplify, tool, toolOutput, toolRows };
+}
+
+/**
+ * A search's first request: its Limit, or Return All's first page, which under Max Credit asks
+ * for one job (see walkBackThroughTime): the worst case known before anything is sent.
+ */
+export function plannedCall(request: SearchRequest): { tool: 'search_jobs'; body: IDataObject } {
+	return { tool: 'search_jobs', body: request.returnAll ? { ...request.body, limit: RETURN_ALL_FIRST_PAGE_UNDER_CAP } : request.body };
 }
 
 /** What to tell the user when Return All stopped part-way: what it had read and paid for. */

@@ -1,11 +1,33 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { MAX_ROWS_PER_CALL } from '../../filters';
-import { PRICE_MICROCENTS } from '../../service/pricing';
+import { PRICE_MICROCENTS, formatUsd } from '../../service/pricing';
 import { Reader, TimeBoundIgnored, type FetchPage } from '../../paging/reader';
 import { operationError, type SearchJobsData, type ToolResult, type ToolUsage } from '../../transport';
 import { itemSuffix } from '../../transport/errors';
 import type { ItemRun } from '../common/types';
+
+/**
+ * Return All's first page under Max Credit: one job, for the search's total. Before it, what the
+ * walk will cost is unknown; after it, a walk the cap cannot pay for is refused for one job's price.
+ */
+export const RETURN_ALL_FIRST_PAGE_UNDER_CAP = 1;
+
+/** Refuses the next page when the jobs the first page counted cost more than the cap has left. */
+function refuseIfOverCap(run: ItemRun, node: INode, total: number): void {
+	const worst = total * PRICE_MICROCENTS.search_jobs;
+	const unspent = run.creditUnspentMicrocents();
+	if (worst <= unspent) return;
+	throw operationError(
+		node,
+		'credit_cap_reached',
+		`Return All stopped: the search matches ${total.toLocaleString('en-US')} jobs, up to ${formatUsd(worst)}, more than the ${formatUsd(unspent)} Max Credit per Execution has left${itemSuffix(run.itemIndex)}`,
+		{
+			itemIndex: run.itemIndex,
+			description: `Only its first job was read (${formatUsd(PRICE_MICROCENTS.search_jobs)}), to count the matches. Raise "Max Credit per Execution (USD)" in Options to at least ${formatUsd(worst + PRICE_MICROCENTS.search_jobs)} (0 removes the cap), narrow the filters, or use a Limit.`,
+		},
+	);
+}
 
 /** What Return All read: every job once, in the service's order. */
 export interface Walk {
@@ -29,7 +51,13 @@ export interface Walk {
  */
 export async function walkBackThroughTime(run: ItemRun, body: IDataObject, node: INode): Promise<Walk> {
 	let total: number | undefined;
+	const capped = Number.isFinite(run.creditUnspentMicrocents());
+	let counted = false;
 	const fetchPage: FetchPage = async ({ toMs, limit }) => {
+		// Past the first page, the first total says what the rest could cost: a walk the cap cannot
+		// pay for stops here, having bought one job, not the cap's worth before failing anyway.
+		if (capped && total !== undefined && !counted) refuseIfOverCap(run, node, total);
+		counted = total !== undefined;
 		const page: IDataObject = { ...body, limit };
 		// The user's own toDate is never earlier than a job already read, so this only narrows.
 		if (toMs !== undefined) page.toDate = new Date(toMs).toISOString();
@@ -42,7 +70,9 @@ export async function walkBackThroughTime(run: ItemRun, body: IDataObject, node:
 	// Other items' reservations are left out: they settle when their answers come, and a page
 	// that does not fit beside them fails the cap check with its clear error, not a tiny page.
 	const rowsPerRequest = (): number =>
-		Math.max(1, Math.min(MAX_ROWS_PER_CALL, Math.floor(run.creditUnspentMicrocents() / PRICE_MICROCENTS.search_jobs)));
+		capped && total === undefined
+			? RETURN_ALL_FIRST_PAGE_UNDER_CAP
+			: Math.max(1, Math.min(MAX_ROWS_PER_CALL, Math.floor(run.creditUnspentMicrocents() / PRICE_MICROCENTS.search_jobs)));
 	const reader = new Reader(fetchPage, {
 		rowsPerRequest,
 		maxRows: Number.POSITIVE_INFINITY,
