@@ -8,7 +8,7 @@
 //     could not finish the conversation it was given;
 //   - a secret (a Job Search API key, the stand-in's key) is anywhere in what n8n sent the model.
 //   SECRETS=<k1,k2,...> node check-agent.mjs <record file> <agent version>=<execute log>...
-import { readFileSync } from 'fs';
+import { existsSync, readFileSync } from 'fs';
 
 import { isEmptyAnswer, jobRows, messageText, names, parsed } from './reading.mjs';
 import { REFUSED, tagOf, toolName } from './scenarios.mjs';
@@ -25,7 +25,8 @@ const fail = (message) => {
 const size = (chars) => `${chars} chars / ~${Math.ceil(chars / 4)} tokens`;
 const indent = (text) => text.replace(/\n/g, '\n      ');
 
-const records = readFileSync(recordFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+// No record file: the model never got a request (each agent check below then fails).
+const records = existsSync(recordFile) ? readFileSync(recordFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line)) : [];
 
 // Secrets: nowhere in a request's headers (Authorization aside: the stand-in's key belongs there,
 // and the record never holds it) or body; nor anything shaped like a Job Search key.
@@ -34,7 +35,10 @@ for (const [index, record] of records.entries()) {
 	const sent = JSON.stringify(record.headers) + record.body;
 	const found = secrets.filter((secret) => sent.includes(secret)).map((secret) => `${secret.slice(0, 5)}…`);
 	if (/gm_[A-Za-z0-9_-]{20,}/.test(sent)) found.push('a gm_… key');
-	if (found.length > 0) leaks += fail(`request ${index + 1} to the model holds ${found.join(', ')}`) || 1;
+	if (found.length > 0) {
+		leaks++;
+		fail(`request ${index + 1} to the model holds ${found.join(', ')}`);
+	}
 	if (record.status !== 200) fail(`request ${index + 1} to the model (${record.method} ${record.path}) was answered ${record.status}`);
 }
 console.log(`  the model got ${records.length} requests; ${leaks ? `${leaks} held a secret` : 'no secret in any of them'}`);
