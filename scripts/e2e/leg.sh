@@ -4,7 +4,8 @@
 #   bash scripts/e2e/leg.sh <2.8|2.41>   (n8n 2.8.4 on Node 20, or n8n 2.41.1 on Node 24)
 # The same checks in both:
 #   1. n8n loads the package; `n8n execute`: Search Jobs -> Get Job returns the searched jobs, and
-#      no key leaks; n8n's own credential test (POST /rest/credentials/test) shows the
+#      no key leaks; n8n's AI Agent (3.1 and 2.2) with the Job Search tool and a scripted
+#      OpenAI-compatible model reads a search, a job, and refusals it corrects (agent.sh); n8n's own credential test (POST /rest/credentials/test) shows the
 #      credential's texts, and (n8n 2.41) an HTTP Request node cannot be saved with it;
 #   2. queue mode (Redis + n8n main + one worker), the server in fast live mode, at once:
 #      - a webhook workflow with the node runs on the worker; a published Job Search Trigger polls
@@ -30,6 +31,8 @@ repo="$(cd "$(dirname "$0")/../.." && pwd)"
 source "$repo/scripts/e2e/lib.sh"
 # shellcheck source=examples.sh
 source "$repo/scripts/e2e/examples.sh"
+# shellcheck source=agent.sh
+source "$repo/scripts/e2e/agent.sh"
 
 use_n8n "${1:?usage: leg.sh <2.8|2.41>}"
 started=$SECONDS
@@ -78,6 +81,7 @@ node "$e2e_dir/slow-link.mjs" "$slow_port" "$server_url" >"$work/slow-link.log" 
 pids+=($!)
 node "$e2e_dir/slow-link.mjs" "$queue_link_port" "$server_url" >"$work/queue-link.log" 2>&1 &
 pids+=($!)
+start_model_standin
 # The checks' own credentials first, the reference server's last: the editor gives a node it adds
 # the newest credential of the type, and the editor check means the ordinary one.
 write_credentials "$work/check-credentials.json" \
@@ -85,8 +89,10 @@ write_credentials "$work/check-credentials.json" \
 	jobSearchShared "Job Search API (shared Free key)" "$shared_key" "$server_url" \
 	jobSearch429 "Job Search API (Free key under 429)" "$storm_key" "$server_url" \
 	jobSearchSlow "Job Search API (slow link)" "$durable_key" "http://127.0.0.1:$slow_port"
+add_agent_credential "$work/check-credentials.json"
 # The trigger workflows of the checks above, from workflows/trigger.json: one per credential use
-# (jobSearchE2E02 replaces the one imported from workflows/, with its own key).
+# (jobSearchE2E02 replaces the one imported from workflows/, with its own key); the agent
+# workflows beside them.
 node -e '
 const fs = require("fs");
 const [template, out, ...specs] = process.argv.slice(1);
@@ -97,18 +103,19 @@ for (const spec of specs) {
 	Object.assign(workflow, { id, name });
 	workflow.nodes[0].credentials = { jobSearchApi: { id: credentialId, name: credentialName } };
 	fs.writeFileSync(`${out}/${id}.json`, JSON.stringify(workflow));
-}' "$e2e_dir/workflows/trigger.json" "$work/triggers" \
+}' "$e2e_dir/workflows/trigger.json" "$work/generated-workflows" \
 	"jobSearchE2E02|Job Search e2e: trigger every minute|jobSearchQueue|Job Search API (queue-mode trigger)" \
 	"jobSearchE2E05|Job Search e2e: shared Free key 1|jobSearchShared|Job Search API (shared Free key)" \
 	"jobSearchE2E06|Job Search e2e: shared Free key 2|jobSearchShared|Job Search API (shared Free key)" \
 	"jobSearchE2E07|Job Search e2e: shared Free key 3|jobSearchShared|Job Search API (shared Free key)" \
 	"jobSearchE2E08|Job Search e2e: published under 429|jobSearch429|Job Search API (Free key under 429)" \
 	"jobSearchE2E09|Job Search e2e: durable scheduler|jobSearchSlow|Job Search API (slow link)"
+write_agent_workflows "$work/generated-workflows"
 n8n_cli import:credentials --input="$work/check-credentials.json" >"$work/import.log" 2>&1 || die "import:credentials failed"
 sleep 1.1 # a later second of creation, so the next one is the newest
 n8n_cli import:credentials --input="$work/credentials.json" >>"$work/import.log" 2>&1 || die "import:credentials failed"
 n8n_cli import:workflow --separate --input="$e2e_dir/workflows" >>"$work/import.log" 2>&1 || die "import:workflow failed"
-n8n_cli import:workflow --separate --input="$work/triggers" >>"$work/import.log" 2>&1 || die "import:workflow of the trigger checks failed"
+n8n_cli import:workflow --separate --input="$work/generated-workflows" >>"$work/import.log" 2>&1 || die "import:workflow of the trigger and agent checks failed"
 import_examples
 
 step "n8n loads the package"
@@ -124,6 +131,9 @@ check_example_nodes "$work/nodes.json"
 step "n8n execute: Search Jobs -> Get Job"
 N8N_LOG_FORMAT=json N8N_RUNNERS_BROKER_PORT="$(free_port)" n8n_cli execute --id=jobSearchE2E01 --rawOutput >"$work/execute.log" 2>&1 || true
 node "$e2e_dir/check-execute.mjs" "$work/execute.log" "$n8n_key" "Search Jobs" "Get Job" || check_failed "n8n execute"
+
+step "n8n execute: AI Agent 3.1 and 2.2, the Job Search tool, a scripted OpenAI-compatible model"
+check_agent "$n8n_key" "$checker_key" "$queue_key" "$shared_key" "$storm_key" "$durable_key" || check_failed "AI Agent with the Job Search tool"
 
 step "queue mode: redis-server, n8n main and one worker"
 redis_port="$(free_port)"
@@ -215,6 +225,6 @@ if [ "$n8n_line" = 2.41 ]; then
 		check_failed "durable scheduler: every job once across a restart that cut a poll off and a slow server"
 fi
 
-if grep -F -e "$n8n_key" -e "$queue_key" -e "$shared_key" -e "$storm_key" -e "$durable_key" "$work"/*.log >/dev/null; then check_failed "an API key appears in a log"; fi
+if grep -F -e "$n8n_key" -e "$queue_key" -e "$shared_key" -e "$storm_key" -e "$durable_key" -e "$standin_key" "$work"/*.log >/dev/null; then check_failed "an API key appears in a log"; fi
 [ ${#failed[@]} -eq 0 ] || die "$(n8n_label): ${#failed[@]} check(s) failed: $(printf '%s; ' "${failed[@]}")"
 log "all end-to-end checks passed in $(n8n_label)"

@@ -4,7 +4,8 @@ import { createRequire } from 'module';
 
 export async function login(baseUrl, email, password) {
 	const browserId = 'job-search-e2e';
-	// n8n answers /healthz before it has registered its REST routes: a 404 meanwhile.
+	// n8n answers /healthz before it has registered its REST routes (a 404 meanwhile) and, after a
+	// restart on the same user folder, before its database is ready (a 503 meanwhile).
 	let response;
 	for (const deadline = Date.now() + 60_000; ; await new Promise((resolve) => setTimeout(resolve, 500))) {
 		response = await fetch(`${baseUrl}/rest/login`, {
@@ -12,7 +13,7 @@ export async function login(baseUrl, email, password) {
 			headers: { 'content-type': 'application/json', 'browser-id': browserId },
 			body: JSON.stringify({ emailOrLdapLoginId: email, password }),
 		});
-		if (response.status !== 404 || Date.now() > deadline) break;
+		if ((response.status !== 404 && response.status !== 503) || Date.now() > deadline) break;
 		await response.text();
 	}
 	if (!response.ok) throw new Error(`n8n login failed: ${response.status} ${await response.text()}`);
