@@ -5,7 +5,7 @@ import { toNodeProperties } from '../filters';
 import { additionalFiltersOption, includeUsageOption, simplifyProperty } from '../actions/common.descriptions';
 import { PRICE_MICROCENTS, formatUsd } from '../service/pricing';
 import { MEASURED } from './measured';
-import { DEFAULT_LATE_WINDOW_MINUTES, DEFAULT_MAX_JOBS_PER_POLL, DEFAULT_REQUESTS_PER_MINUTE } from './tunables';
+import { DEFAULT_LATE_WINDOW_MINUTES, DEFAULT_MAX_JOBS_PER_POLL, DEFAULT_REQUESTS_PER_MINUTE, MANUAL_SAMPLE_SIZE } from './tunables';
 import { WINDOW_REQUEST_CAP } from './requests';
 import { SERVICE_PLANS } from '../service/plans';
 
@@ -27,7 +27,7 @@ export const TRIGGER_OWNED_KEYS = ['limit', 'searchPeriod', 'fromDate', 'toDate'
 
 export const properties: INodeProperties[] = [
 	{
-		displayName: `Cost: about ${perJob(MEASURED.soonRowsPerJob)} per new job for searches of up to ${MEASURED.upToPostingsPerHour} new jobs an hour, up to ${perJob(MEASURED.busyRowsPerJob)} for busier ones; with Delivery set to Lowest Cost, at most ${perJob(MEASURED.lowestCostRowsPerJob)}, an hour later. Each job is sent once. Activation pays once for the matching jobs of the last ${minutes(DEFAULT_LATE_WINDOW_MINUTES)} and sends none of them.`,
+		displayName: `Cost: about ${perJob(MEASURED.soonRowsPerJob)} per new job for searches of up to ${MEASURED.upToPostingsPerHour} new jobs an hour, up to ${perJob(MEASURED.busyRowsPerJob)} for busier ones; with Delivery set to Lowest Cost, at most ${perJob(MEASURED.lowestCostRowsPerJob)}, an hour later. Each job is sent once. Activation pays once for the matching jobs of the last ${minutes(DEFAULT_LATE_WINDOW_MINUTES)} and sends none of them. Fetch Test Event shows up to ${MANUAL_SAMPLE_SIZE} recent jobs of each search, paid like any other (${perJob(MANUAL_SAMPLE_SIZE)} a search), and changes nothing of the alert.`,
 		name: 'creditNotice',
 		type: 'notice',
 		default: '',
