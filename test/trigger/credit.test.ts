@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { PACE_KEY, WARNED_KEY, creditAfterPoll } from '../../nodes/JobSearch/trigger/credit';
-import { triggerItems } from '../../nodes/JobSearch/trigger/items';
+import { PACE_KEY, WARNED_KEY, creditAfterPoll } from '../../nodes/JobSearch/service/creditPace';
+import { triggerItems } from '../../nodes/JobSearch/output/triggerItems';
 import { DAY_MS, HOUR_MS } from '../../nodes/JobSearch/service/runway';
 
 const T0 = Date.UTC(2026, 11, 1, 8, 0, 0);

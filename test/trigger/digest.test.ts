@@ -6,7 +6,7 @@ jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep:
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { DIGEST_TEXT_MAX_CHARS, digestText } from '../../nodes/JobSearch/trigger/digest';
+import { DIGEST_TEXT_MAX_CHARS, digestText } from '../../nodes/JobSearch/output/digest';
 import { DAY_START, FAKE_DATE_ONLY, MINUTE, startHarnessed, type Harnessed, type TimeControl } from './scriptedDay';
 
 // The trigger's Output option (one item per job, or one digest per poll) and what "Fetch Test

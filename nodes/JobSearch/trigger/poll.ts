@@ -1,12 +1,12 @@
 import { NodeApiError, NodeOperationError, sleep, type IDataObject, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
 
+import { triggerItems } from '../output/triggerItems';
 import type { FetchPage } from '../paging/reader';
+import { PACE_KEY, WARNED_KEY, creditAfterPoll } from '../service/creditPace';
 import { formatUsd } from '../service/pricing';
 import { callTool, operationError, type SearchJobsData, type ToolResult } from '../transport';
 import { runSearches } from './cycle';
-import { PACE_KEY, WARNED_KEY, creditAfterPoll } from './credit';
 import { classifyFailure, failureToReport } from './failures';
-import { triggerItems } from './items';
 import { noMatchingJob } from './noMatch';
 import { LOCK_KEY, releaseLock, takeLock } from './pollLock';
 import { logPrefix, report } from './report';

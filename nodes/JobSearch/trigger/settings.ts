@@ -2,10 +2,10 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { searchFiltersFromParameters } from '../filters';
 import { numberOption } from '../filters/numberOption';
+import type { TriggerOutput } from '../output/digest';
 import { operationError } from '../transport';
 import type { CycleSettings } from './cycle';
 import { TRIGGER_OWNED_KEYS } from './description';
-import type { TriggerOutput } from './digest';
 import { mergeSearches, type SearchSpec } from './searches';
 import { pollTimeMs, shortestIntervalMs, unkeptActivationWithinMs } from './pollTime';
 import { DEFAULT_LATE_WINDOW_MINUTES, DEFAULT_MAX_JOBS_PER_POLL, DEFAULT_REQUESTS_PER_MINUTE } from './tunables';

@@ -1,9 +1,10 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { simplifyJob, usageFields, withCallUsage } from '../output';
 import type { CreditLeft } from '../service/runway';
 import type { ToolUsage } from '../transport';
 import { digestText, type TriggerOutput } from './digest';
+import { usageFields, withCallUsage } from './items';
+import { simplifyJob } from './simplifyJob';
 
 export interface ItemSettings {
 	simplify: boolean;

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { DAY_MS, creditLeftOf, readPaceRecord, recordSpend, runwayOf, runwayWarning, spendPerDay, type CreditLeft } from '../service/runway';
+import { DAY_MS, creditLeftOf, readPaceRecord, recordSpend, runwayOf, runwayWarning, spendPerDay, type CreditLeft } from './runway';
 
 /** Static-data keys beside the trigger's state: its spending pace, and when it last warned. */
 export const PACE_KEY = 'creditPace';
