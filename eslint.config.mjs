@@ -18,7 +18,7 @@ const n8nForShippedCode = n8nConfig.map((block) =>
 );
 
 export default tseslint.config(
-	{ ignores: ['dist/**', 'node_modules/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
+	{ ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.dev/**', '**/*.js', '**/*.mjs'] },
 	...n8nForShippedCode,
 	{
 		// The codex files ship too; the scanner lints them with the community rules.

@@ -74,6 +74,10 @@ extra_accounts+=",{\"id\":\"shared-free\",\"plan\":\"free\",\"keys\":[\"$shared_
 extra_accounts+=",{\"id\":\"publish-under-429\",\"plan\":\"free\",\"keys\":[\"$storm_key\"]}"
 extra_accounts+=",{\"id\":\"durable\",\"plan\":\"pro\",\"poolMicrocents\":2900000000,\"packMicrocents\":0,\"keys\":[\"$durable_key\"]}"
 slow_port="$(free_port)" queue_link_port="$(free_port)"
+# A package.json in the folder above the user folder (the HOME the recipe runs in), as a stray
+# ~/package.json would be: the README's recipe must still put the package into ~/.n8n/nodes,
+# which install_package checks.
+echo '{"name": "stray-package-above-home", "private": true}' >"$work/package.json"
 prepare_workbench
 # Links to the server (slow-link.mjs): one the durable check makes slow, one that counts the
 # answers the queue-mode trigger gets (so the 429 storm check sees them reach it).

@@ -175,12 +175,13 @@ new_key() { echo "gm_$(node -e 'process.stdout.write(require("crypto").randomByt
 # The reference server on a free port with two accounts: "n8n" (the key n8n's credential holds)
 # and "checker" (the test's own reads, so they never touch n8n's rate limit or credit: an
 # Enterprise key with credit for the many whole-window reads of the trigger checks), plus
-# the accounts in $extra_accounts (",{...},{...}"; dev.sh's demo accounts).
+# the accounts in $extra_accounts (",{...},{...}"; dev.sh's demo accounts). A server_port,
+# n8n_key or checker_key already set is kept (dev.sh keeps them across restarts).
 start_server() { # [server options...]; sets server_port, server_url, n8n_key, checker_key
-	server_port="$(free_port)"
+	server_port="${server_port:-$(free_port)}"
 	server_url="http://127.0.0.1:$server_port"
-	n8n_key="gm_$(node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64url"))')"
-	checker_key="gm_$(node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64url"))')"
+	n8n_key="${n8n_key:-$(new_key)}"
+	checker_key="${checker_key:-$(new_key)}"
 	printf '{"accounts":[{"id":"n8n","plan":"pro","poolMicrocents":2900000000,"packMicrocents":0,"keys":["%s"]},{"id":"checker","plan":"enterprise","poolMicrocents":1000000000000,"packMicrocents":0,"keys":["%s"]}%s]}' \
 		"$n8n_key" "$checker_key" "${extra_accounts:-}" >"$work/accounts.json"
 	(cd "$repo" && exec node -r ts-node/register/transpile-only server/cli.ts --port "$server_port" --accounts "$work/accounts.json" "$@") \
@@ -220,10 +221,11 @@ n8n_env() { # <user folder>
 
 n8n_cli() { "$n8n_node" "$n8n_bin" "$@"; }
 
-# A fresh n8n user folder with the packed package installed, the reference server in fast live
-# mode and a credential for it written to $work/credentials.json (what test:e2e and dev share).
-prepare_workbench() {
-	user="$work/user"
+# An n8n user folder (a fresh one in $work unless one is given) with the packed package
+# installed, the reference server in fast live mode and a credential for it written to
+# $work/credentials.json (what test:e2e and dev share).
+prepare_workbench() { # [user folder]
+	user="${1:-$work/user}"
 	install_package "$user"
 	n8n_env "$user"
 	start_server --live-fast

@@ -58,7 +58,7 @@ describe('waits and timeouts', () => {
 		expect(error?.message).toBe('The service did not answer in time [item 0]');
 		expect(detailsOf(error)).toEqual(expect.objectContaining({ error_code: 'network_error', httpCode: null }));
 		expect(host!.requests()).toHaveLength(1);
-	}, 10_000);
+	});
 
 	it('retries with the default bounds when the retry options evaluate to NaN', async () => {
 		// A bound of its own, so that an unbounded retry loop ends (in a success the test refuses).

@@ -44,9 +44,9 @@ describe('the CI workflow', () => {
 		expect(verify.if).toBeUndefined();
 	});
 
-	it('installs from the lockfile, then lints, builds, scans, type-checks and tests, in that order', () => {
+	it('installs from the lockfile, then lints, builds, scans, type-checks and runs both test suites, in that order', () => {
 		const steps = runs(verify);
-		const order = ['npm ci', 'npm run lint', 'npm run build', 'npm run scan', 'npm run typecheck', 'npm test'];
+		const order = ['npm ci', 'npm run lint', 'npm run build', 'npm run scan', 'npm run typecheck', 'npm test', 'npm run test:long'];
 		const at = order.map((command) => steps.findIndex((run) => run.startsWith(command)));
 		expect(at.every((index) => index >= 0)).toBe(true);
 		expect([...at].sort((a, b) => a - b)).toEqual(at);
@@ -83,7 +83,7 @@ describe('the publish workflow', () => {
 		const publishStep = steps.findIndex((run) => run.startsWith('npm publish'));
 		expect(steps[publishStep]).toContain('--provenance');
 		expect(steps[publishStep]).toContain('--ignore-scripts=false');
-		for (const check of ['npm ci', 'npm run lint', 'npm run build', 'npm run scan', 'npm test']) {
+		for (const check of ['npm ci', 'npm run lint', 'npm run build', 'npm run scan', 'npm test', 'npm run test:long']) {
 			const at = steps.findIndex((run) => run.startsWith(check));
 			expect(at).toBeGreaterThanOrEqual(0);
 			expect(at).toBeLessThan(publishStep);
