@@ -58,7 +58,7 @@ async function shapesSection(): Promise<{ lines: string[]; verdicts: string[]; w
  * What each rule buys: the same shapes run with the rule taken out (its tunable set so the rule
  * never acts), side by side with the rule in. Rules whose loss is a lost job (the settling count,
  * whole final reads where the index makes ties, the clock's lead cap, the uid cap's floor) are
- * pinned by named tests in test/trigger/rules.test.ts instead.
+ * pinned by named tests in test/trigger/rules.long.test.ts instead.
  */
 const ABLATIONS: { rule: string; tunable: keyof typeof tunables; off: unknown; shape: string; every: number }[] = [
 	{ rule: 'young looks (freshness)', tunable: 'YOUNG_LOOK_AGES_MS', off: [], shape: 'out of order, 40 an hour', every: 1 },

@@ -24,8 +24,6 @@ import { fillRateWindow } from './pollHelpers';
 // every figure below is deterministic for its seed.
 
 const time: TimeControl = { set: (ms) => jest.setSystemTime(ms) };
-// A simulated day through n8n-core takes seconds; a busy machine may take longer, and that is no failure.
-jest.setTimeout(180_000);
 /** The index as the deployment describes it: batch refreshes, a few stragglers and removals. */
 const BATCH = { model: 'batch' as const, postingsPerHour: 40 };
 /** Each posting with its own random lag: far more jobs show up after newer ones. */
