@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { ONE_SEARCH, runCycle, type CycleOutcome, type CycleSettings } from '../../nodes/JobSearch/trigger/cycle';
-import { failureToReport } from '../../nodes/JobSearch/trigger/failures';
+import { failureToReport } from '../../nodes/JobSearch/trigger/report';
 import { readState, writeState, type TriggerState } from '../../nodes/JobSearch/trigger/state';
 import { MINUTE, arrayIndex, classifyModelFailure, type IndexBehaviour, type IndexedJob } from './indexModel';
 import { defaultSettings } from './simulation';

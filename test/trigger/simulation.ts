@@ -1,6 +1,6 @@
 import { ONE_SEARCH, runSearches, type CycleSettings } from '../../nodes/JobSearch/trigger/cycle';
 import type { FetchPage } from '../../nodes/JobSearch/paging/reader';
-import { failureToReport } from '../../nodes/JobSearch/trigger/failures';
+import { failureToReport } from '../../nodes/JobSearch/trigger/report';
 import type { TriggerState } from '../../nodes/JobSearch/trigger/state';
 import {
 	DEFAULT_LATE_WINDOW_MINUTES,

@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { budgetOf } from './budget';
 
@@ -13,8 +13,27 @@ const TITLE_MAX_CHARS = 120;
 
 export type TriggerOutput = 'perJob' | 'perPoll';
 
+/** The trigger's Output option (in its Options collection): beside the digest it describes. */
+export const outputOption: INodeProperties = {
+	displayName: 'Output',
+	name: 'output',
+	type: 'options',
+	default: 'perJob',
+	options: [
+		{ name: 'One Item per Job', value: 'perJob', description: 'Each new job is an item: one message, sheet row or model call per job' },
+		{
+			name: 'One Item per Poll',
+			value: 'perPoll',
+			description: `The poll's new jobs in one item: "jobs" (newest first), "count", and "text", a ready-to-send list (title, budget, link) under ${DIGEST_TEXT_MAX_CHARS.toLocaleString('en-US')} characters`,
+		},
+	],
+	description: 'Whether a poll sends each new job as an item, or one digest of them all',
+};
+
 function oneLine(text: unknown, max: number): string {
-	const flat = String(text ?? '').replace(/\s+/g, ' ').trim();
+	const flat = String(text ?? '')
+		.replace(/\s+/g, ' ')
+		.trim();
 	return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
 }
 

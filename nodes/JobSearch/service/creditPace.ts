@@ -11,7 +11,12 @@ export const WARNED_KEY = 'creditWarned';
  * and says how long the credit left lasts at that pace. `warnNow` is the warning to write to the
  * log, at most once a day while the credit runs short.
  */
-export function creditAfterPoll(staticData: IDataObject, nowMs: number, consumedMicrocents: number, remainingMicrocents: number): { creditLeft: CreditLeft; warnNow?: string } {
+export function creditAfterPoll(
+	staticData: IDataObject,
+	nowMs: number,
+	consumedMicrocents: number,
+	remainingMicrocents: number,
+): { creditLeft: CreditLeft; warnNow?: string } {
 	const pace = recordSpend(readPaceRecord(staticData[PACE_KEY]), nowMs, consumedMicrocents);
 	staticData[PACE_KEY] = pace as unknown as IDataObject;
 	const runway = runwayOf({ remainingMicrocents, runMicrocents: consumedMicrocents, perDayMicrocents: spendPerDay(pace) });

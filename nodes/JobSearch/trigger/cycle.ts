@@ -1,8 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { compareNewestFirst, type FetchPage, type ReadJob } from '../paging/reader';
+import { compareNewestFirst, type FetchPage } from '../paging/reader';
 import { RequestBudget, freshLedger } from './requests';
 import { SearchRun, type SearchResult } from './search';
+import { jobsByUid } from './searches';
 import type { SearchState, TriggerState, Trouble } from './state';
 import type { CycleDeps, CycleSettings, FailureKind } from './types';
 import { FAULT_PAUSE_MS, POLL_TIME_SHARE } from './tunables';
@@ -10,13 +11,13 @@ import { FAULT_PAUSE_MS, POLL_TIME_SHARE } from './tunables';
 export type { CycleDeps, CycleSettings, FailureKind } from './types';
 
 /** One search to poll: its key (see searches.ts) and how to ask the service with its filters. */
-export interface SearchInput {
+interface SearchInput {
 	key: string;
 	fetchPage: FetchPage;
 }
 
 /** What every search's readers read in this poll, together. */
-export interface ReadTotals {
+interface ReadTotals {
 	rows: number;
 	requests: number;
 	consumedMicrocents: number;
@@ -25,7 +26,8 @@ export interface ReadTotals {
 	warnings: string[];
 }
 
-export interface CycleOutcome {
+/** A poll of every search: their counts summed, `firstPoll` and `learning` where any search's is. */
+export interface CycleOutcome extends Pick<SearchResult, 'firstPoll' | 'learning' | 'late' | 'reposts' | 'capped'> {
 	/** New jobs, newest first, each once however many searches found it. */
 	emit: IDataObject[];
 	/** For each job sent, by uid: the keys of the searches that found it in this poll, in the order given. */
@@ -34,38 +36,19 @@ export interface CycleOutcome {
 	state: TriggerState;
 	reader: ReadTotals;
 	budget: RequestBudget;
-	/** Some search read its Late Window for the first time. */
-	firstPoll: boolean;
-	/** Some search's activation read is not finished yet. */
-	learning: boolean;
-	/** New jobs the index showed after newer ones had been read. */
-	late: number;
-	/** Known jobs found gone from the index. */
-	gone: number;
-	/** Known jobs found at a newer createdAt (posted again): not sent again. */
-	reposts: number;
-	/** Seen uids the cap forgot inside the window (0 unless something is badly off). */
-	capped: number;
 	/** The failure that ended a search's reading, and what it means. */
 	failure?: { error: Error; kind: FailureKind };
 }
 
-/** The trouble streak ends once a page came through; a poll that got none for a passing failure starts or continues it. */
-function troubleAfter(previous: Trouble | undefined, startMs: number, came: boolean, failure: CycleOutcome['failure']): Trouble | undefined {
-	if (came) return undefined;
-	return failure && failure.kind.kind !== 'lasting' ? (previous ?? { sinceMs: startMs }) : previous;
-}
-
 const sum = (results: SearchResult[], of: (r: SearchResult) => number) => results.reduce((total, r) => total + of(r), 0);
 
-/**
- * One poll of every search of the trigger, on one request budget (DESIGN.md beside this file):
- * every search's new jobs first, then each search's final looks, then its young looks. A job
- * several searches find is sent once, with every search that found it in this poll. Any failure
- * ends the reading (a 429 that ends within the poll's time is waited out) and keeps what was paid
- * for. Nothing here touches n8n.
- */
-export async function runSearches(previous: TriggerState | undefined, searches: SearchInput[], settings: CycleSettings, deps: CycleDeps): Promise<CycleOutcome> {
+/** One poll of every search on one request budget (DESIGN.md): new jobs first, then final looks, then young looks; each job sent once. */
+export async function runSearches(
+	previous: TriggerState | undefined,
+	searches: SearchInput[],
+	settings: CycleSettings,
+	deps: CycleDeps,
+): Promise<CycleOutcome> {
 	const startMs = deps.now();
 	const base: TriggerState = previous ?? { searches: {}, requests: freshLedger(startMs, settings), lastPollMs: startMs };
 	const budget = new RequestBudget(base.requests, settings, deps, startMs + settings.pollTimeMs * POLL_TIME_SHARE);
@@ -78,8 +61,7 @@ export async function runSearches(previous: TriggerState | undefined, searches: 
 	const turn = runs.length > 0 ? Math.floor(startMs / settings.intervalMs) % runs.length : 0;
 	const inTurn = [...runs.slice(turn), ...runs.slice(0, turn)];
 	const rowsRead = () => runs.reduce((total, run) => total + run.reader.rows, 0);
-	// Activation reads send their first requests together, so the index shows each search the same
-	// jobs; their further pages follow one search at a time.
+	// Activation reads send their first requests together (the index shows each search the same jobs), further pages one search at a time.
 	const activating = inTurn.filter((run) => run.activating);
 	let before: Promise<unknown> = Promise.resolve();
 	await Promise.all(
@@ -96,27 +78,21 @@ export async function runSearches(previous: TriggerState | undefined, searches: 
 	const results = runs.map((run) => run.result());
 	const firstFailure = results.map((r) => r.reader.interruptedBy).find((error): error is Error => error !== undefined);
 	const failure = firstFailure ? { error: firstFailure, kind: deps.classify(firstFailure) } : undefined;
-	const trouble = troubleAfter(base.trouble, startMs, results.some((r) => r.came), failure);
+	// The trouble streak ends once a page came through; a poll that got none for a passing failure starts or continues it.
+	const passing = failure && failure.kind.kind !== 'lasting';
+	const trouble: Trouble | undefined = results.some((r) => r.came) ? undefined : passing ? (base.trouble ?? { sinceMs: startMs }) : base.trouble;
 	if (failure?.kind.kind === 'passing') {
-		// The pause doubles while the trouble lasts: a service that is down is not hammered.
 		budget.pause(Math.min(10 * FAULT_PAUSE_MS, Math.max(FAULT_PAUSE_MS, trouble ? (startMs - trouble.sinceMs) / 2 : 0)));
 	}
 
-	// Each job once, newest first, with every search that found it, in the order the user gave.
-	const found = new Map<string, { read: ReadJob; keys: string[] }>();
-	searches.forEach(({ key }, index) => {
-		for (const read of results[index].fresh) {
-			const uid = String(read.job.uid);
-			const entry = found.get(uid);
-			if (entry) entry.keys.push(key);
-			else found.set(uid, { read, keys: [key] });
-		}
-	});
-	for (const [uid, { read, keys }] of found) for (const run of runs) if (!keys.includes(run.key)) run.learnSentElsewhere(uid, read.createdMs);
+	const fresh = searches.map(({ key }, index) => ({ key, jobs: results[index].fresh }));
+	const found = jobsByUid(fresh, (read) => String(read.job.uid));
+	for (const [uid, { job, keys }] of found) for (const run of runs) if (!keys.includes(run.key)) run.learnSentElsewhere(uid, job.createdMs);
+	const sent = [...found.values()].map((entry) => entry.job).sort(compareNewestFirst);
 	const readers = results.map((r) => r.reader);
 	const remaining = readers.map((r) => r.remainingMicrocents).filter((m): m is number => m !== undefined);
 	return {
-		emit: [...found.values()].map((entry) => entry.read).sort(compareNewestFirst).map((read) => read.job),
+		emit: sent.map((read) => read.job),
 		foundBy: new Map([...found].map(([uid, entry]) => [uid, entry.keys])),
 		state: {
 			searches: Object.fromEntries(searches.map(({ key }, index) => [key, results[index].state])),
@@ -136,7 +112,6 @@ export async function runSearches(previous: TriggerState | undefined, searches: 
 		firstPoll: results.some((r) => r.firstPoll),
 		learning: results.some((r) => r.learning),
 		late: sum(results, (r) => r.late),
-		gone: sum(results, (r) => r.gone),
 		reposts: sum(results, (r) => r.reposts),
 		capped: sum(results, (r) => r.capped),
 		...(failure ? { failure } : {}),

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DIGEST_TEXT_MAX_CHARS } from '../output/digest';
+import { outputOption } from '../output/digest';
 import { toNodeProperties } from '../filters';
 import { additionalFiltersOption, includeUsageOption, simplifyProperty } from '../actions/common.descriptions';
 import { PRICE_MICROCENTS, formatUsd } from '../service/pricing';
@@ -24,23 +24,6 @@ function minutes(n: number): string {
 
 /** The trigger owns the time window and the row count, so these filters are not offered. */
 export const TRIGGER_OWNED_KEYS = ['limit', 'searchPeriod', 'fromDate', 'toDate'] as const;
-
-/** The Output option: one item per job, or one digest per poll. */
-const outputOption: INodeProperties = {
-	displayName: 'Output',
-	name: 'output',
-	type: 'options',
-	default: 'perJob',
-	options: [
-		{ name: 'One Item per Job', value: 'perJob', description: 'Each new job is an item: one message, sheet row or model call per job' },
-		{
-			name: 'One Item per Poll',
-			value: 'perPoll',
-			description: `The poll's new jobs in one item: "jobs" (newest first), "count", and "text", a ready-to-send list (title, budget, link) under ${DIGEST_TEXT_MAX_CHARS.toLocaleString('en-US')} characters`,
-		},
-	],
-	description: 'Whether a poll sends each new job as an item, or one digest of them all',
-};
 
 export const properties: INodeProperties[] = [
 	{

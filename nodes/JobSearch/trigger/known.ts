@@ -3,17 +3,12 @@ import type { Range, Watch } from './state';
 
 const MINUTE_MS = 60_000;
 
-/**
- * What one poll knows of one search's index: the uids read before (`seen`, `gone`) and what this
- * poll reads. A uid not seen before is new and is sent, once; a seen uid is never sent again,
- * whatever createdAt or position the index gives it later.
- */
+/** One search's known uids: a uid not seen before is sent, once; a seen one never again, whatever createdAt the index gives it later. */
 export class Known {
 	/** New jobs to send. */
 	readonly fresh: ReadJob[] = [];
 	late = 0;
 	reposts = 0;
-	goneFound = 0;
 	/** This poll read a new job in the millisecond of a known one. */
 	tiesFound = false;
 	/** The distinct createdAt of known jobs, ascending: the open stretches lie between them. */
@@ -28,10 +23,7 @@ export class Known {
 		this.points = [...new Set(watch.seen.values())].sort((a, b) => a - b);
 	}
 
-	/**
-	 * Takes in what a read returned. New jobs created at or before `lateBeforeMs` count as shown
-	 * late; those created before `learnBeforeMs` (the activation's history) are learned, not sent.
-	 */
+	/** Takes in a read: new jobs at or before `lateBeforeMs` were shown late; before `learnBeforeMs` (activation's history), learned, not sent. */
 	absorb(read: RangeRead, lateBeforeMs: number, learnBeforeMs = -Infinity): void {
 		const { seen, gone } = this.watch;
 		for (const uid of read.shown) {
@@ -59,7 +51,6 @@ export class Known {
 		for (const [uid, ms] of this.watch.seen) {
 			if (ms < range.fromMs || ms > range.toMs || read.shown.has(uid) || this.watch.gone.has(uid)) continue;
 			this.watch.gone.add(uid);
-			this.goneFound++;
 		}
 	}
 
@@ -84,10 +75,7 @@ export class Known {
 		return times[most] > times[0] ? times[most] - 1 : times[0];
 	}
 
-	/**
-	 * The stretches of `range` between the milliseconds of known jobs, oldest first, outside the
-	 * `holes` (parts still to be read whole). Asking one costs nothing when nothing new is in it.
-	 */
+	/** The stretches of `range` between known jobs' milliseconds, oldest first, outside `holes`: asking one is free when nothing is new. */
 	openStretches(range: Range, holes: Range[]): Range[] {
 		const out: Range[] = [];
 		let cursor = range.fromMs;

@@ -1,8 +1,4 @@
-/**
- * What `npm run bench` measured for the trigger with its defaults (rows paid per delivered job over
- * three simulated days at Poll Times 1, 5, 15 and 60 minutes, the worst of them). The node's notice
- * quotes them in dollars; the bench prints whether they still hold.
- */
+/** Rows paid per job `npm run bench` measured with the defaults (worst of Poll Times 1 to 60 minutes): the notice quotes them, the bench checks them. */
 export const MEASURED = {
 	/** Delivery As Soon As Seen, searches of up to `upToPostingsPerHour` new matching jobs an hour. */
 	soonRowsPerJob: 1.3,

@@ -10,19 +10,11 @@ interface StoredLock {
 	until: string;
 }
 
-export interface PollLock {
-	id: string;
-	untilMs: number;
-}
+type PollLock = { id: string; untilMs: number };
 
 /**
- * n8n starts a poll on every tick of Poll Times without waiting for the one before (n8n 2.8's
- * ScheduledTaskManager), and every poll of a workflow shares one static data object. A poll that
- * outlasts its interval (a 429 wait, a slow host) would be joined by the next, which starts from
- * the same state and sends the same jobs again. So a poll takes the lock first, and a poll that
- * finds it taken changes nothing and sends nothing. Taking it is synchronous, so two polls of one
- * process cannot both get it. A lock left by a poll that never finished (the process died)
- * expires by itself, soon after the longest a poll may run.
+ * n8n 2.8 starts a poll at every tick without waiting for the one before, on the same static data: the next would send the
+ * same jobs again. Taken synchronously (two polls of one process cannot both get it); a dead poll's lock expires by itself.
  */
 export function takeLock(staticData: IDataObject, nowMs: number, pollTimeMs: number): PollLock | { heldSinceMs: number } {
 	const held = staticData[LOCK_KEY] as Partial<StoredLock> | undefined;

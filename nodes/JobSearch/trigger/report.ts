@@ -1,7 +1,31 @@
 import type { IPollFunctions } from 'n8n-workflow';
 
 import { formatUsd } from '../service/pricing';
-import type { CycleOutcome } from './cycle';
+import { errorDetails } from '../transport';
+import { FALLBACK_RETRY_AFTER_MS } from '../transport/tunables';
+import type { CycleOutcome, FailureKind } from './cycle';
+import { TROUBLE_REPORT_AFTER_MS } from './tunables';
+
+/** A 429 waits as the service asks, a passing fault (5xx, timeout, an answer not the service's) is ridden out, the rest is reported now. */
+export function classifyFailure(error: Error): FailureKind {
+	const cause = (error as { failure?: { cause?: string } }).failure?.cause;
+	const details = errorDetails(error);
+	if (cause === 'rate-limited') return { kind: 'rate-limited', retryAfterMs: details.retryAfterMs ?? FALLBACK_RETRY_AFTER_MS };
+	if (cause === 'temporarily-unavailable' || details.error_code === 'poll_time_spent') return { kind: 'passing' };
+	return { kind: 'lasting' };
+}
+
+/** The error this poll fails with: a lasting one that left nothing to send; passing ones once they lasted, at most once a period (no flood). */
+export function failureToReport(outcome: CycleOutcome, nowMs: number): Error | undefined {
+	const failure = outcome.failure;
+	if (!failure) return undefined;
+	if (failure.kind.kind === 'lasting') return outcome.emit.length === 0 ? failure.error : undefined;
+	const trouble = outcome.state.trouble;
+	if (!trouble || nowMs - trouble.sinceMs < TROUBLE_REPORT_AFTER_MS) return undefined;
+	if (trouble.reportedMs !== undefined && nowMs - trouble.reportedMs < TROUBLE_REPORT_AFTER_MS) return undefined;
+	trouble.reportedMs = nowMs;
+	return failure.error;
+}
 
 /** Log lines start with the workflow's name, so two alert workflows can be told apart. */
 export function logPrefix(this: IPollFunctions): string {
@@ -11,14 +35,8 @@ export function logPrefix(this: IPollFunctions): string {
 
 const at = (ms: number) => new Date(ms).toISOString();
 
-/** What the poll's requests met that the outcome does not say. */
-export interface PollEvents {
-	/** 429s answered to the poll's requests, the one that ended its reading included. */
-	rateLimited: number;
-}
-
-/** One line per poll: what it sent, read, paid and waited for, and anything the user should know. */
-export function report(this: IPollFunctions, outcome: CycleOutcome, events: PollEvents = { rateLimited: 0 }): void {
+/** One line per poll: what it sent, read, paid and waited for (`rateLimited`: the 429s its requests met), and what the user should know. */
+export function report(this: IPollFunctions, outcome: CycleOutcome, events = { rateLimited: 0 }): void {
 	const { reader, budget } = outcome;
 	const head = logPrefix.call(this);
 	const parts = [
@@ -38,7 +56,9 @@ export function report(this: IPollFunctions, outcome: CycleOutcome, events: Poll
 	if (outcome.learning && !outcome.firstPoll) parts.push('still reading the Late Window of activation');
 	const pausedUntilMs = budget.pausedUntilMs();
 	if (reader.requests === 0 && !outcome.failure) {
-		parts.push(pausedUntilMs > Date.now() ? `paused until ${at(pausedUntilMs)} as the service asked` : 'no request left in this minute\'s budget (Requests per Minute)');
+		parts.push(
+			pausedUntilMs > Date.now() ? `paused until ${at(pausedUntilMs)} as the service asked` : "no request left in this minute's budget (Requests per Minute)",
+		);
 	}
 	this.logger.info(`${head} ${parts.join('; ')}`);
 	const failure = outcome.failure;

@@ -27,12 +27,14 @@ export interface SearchResult {
 	fresh: ReadJob[];
 	/** Some page of this search came through. */
 	came: boolean;
+	/** It read its Late Window for the first time. */
 	firstPoll: boolean;
 	/** Its activation read is not finished: the rest follows on the next polls. */
 	learning: boolean;
+	/** New jobs the index showed after newer ones had been read. */
 	late: number;
+	/** Known jobs found at a newer createdAt (posted again): not sent again. */
 	reposts: number;
-	gone: number;
 	/** Uids the cap forgot above the floor (0 unless something is badly off). */
 	capped: number;
 }
@@ -41,11 +43,7 @@ function cloneWatch(w: Watch): Watch {
 	return { ...w, youngMs: [...w.youngMs], seen: new Map(w.seen), gone: new Set(w.gone), pending: w.pending.map((p) => ({ ...p })), offsets: [...w.offsets] };
 }
 
-/**
- * One search's reading in one poll (DESIGN.md beside this file): its head first, then the parts
- * left to read, its final looks and settling counts, and with what is left its young looks. Every
- * request comes out of the poll's one request budget. Nothing here touches n8n.
- */
+/** One search's reading in one poll (DESIGN.md), on the poll's one request budget; no n8n inside, so every rule is tested alone. */
 export class SearchRun {
 	readonly reader: Reader;
 	private known?: Known;
@@ -61,6 +59,7 @@ export class SearchRun {
 	private quota = Infinity;
 	/** What this search's further pages wait for (another search's activation read, sent together with this one's). */
 	private morePagesAfter?: Promise<unknown>;
+	private readonly cheap = this.settings.delivery === 'lowestCost';
 
 	constructor(
 		readonly key: string,
@@ -92,21 +91,13 @@ export class SearchRun {
 		return !this.watch;
 	}
 
-	private get cheap(): boolean {
-		return this.settings.delivery === 'lowestCost';
-	}
-
-	/** The looks that follow may send this share of the requests the poll has left (at least `least`). */
-	private share(share: number, least = 1): void {
+	/** The looks that follow may send this share of the requests the poll has left (at least one). */
+	private share(share: number): void {
 		this.reader.resume();
-		this.quota = this.reader.requests + Math.max(least, Math.floor(this.budget.remaining() * share));
+		this.quota = this.reader.requests + Math.max(1, Math.floor(this.budget.remaining() * share));
 	}
 
-	/**
-	 * One request. A 429 is waited out when that ends within the poll's time, and a fault that may
-	 * pass is asked again PASSING_RETRIES times, each time with a request of the budget; else the
-	 * failure ends the reading.
-	 */
+	/** One request; a 429 is waited out and a passing fault asked again, each time a request of the budget: a retry is never free. */
 	private async fetch(request: PageRequest): Promise<Page> {
 		let retries = 0;
 		for (;;) {
@@ -161,16 +152,13 @@ export class SearchRun {
 	}
 
 	/** A range read whole: its known uids it did not return are gone. */
-	private async readWhole(range: Range, learnBeforeMs?: number): Promise<boolean> {
+	private async readWhole(range: Range, learnBeforeMs?: number): Promise<RangeRead> {
 		const read = await this.read(range, Infinity, learnBeforeMs);
 		if (read.complete && !read.stuck) this.known!.markGone(range, read);
-		return read.complete;
+		return read;
 	}
 
-	/**
-	 * New jobs first: the activation read, or the head (everything newer than the newest job read),
-	 * then the parts earlier polls left, within Max Jobs per Poll.
-	 */
+	/** New jobs first, within Max Jobs per Poll: the activation read, or the head and then the parts earlier polls left. */
 	async readNew(rows: number, morePagesAfter?: Promise<unknown>): Promise<void> {
 		this.morePagesAfter = morePagesAfter;
 		if (!this.watch) return await this.activate();
@@ -204,15 +192,10 @@ export class SearchRun {
 		this.noteOffset(Math.max(...[...this.reader.jobs.values()].map((j) => j.createdMs)));
 	}
 
-	/**
-	 * The activation read: every job of the Late Window is history, learned and not sent, unless
-	 * its first page came late (then the jobs posted since the activation, and in the index's usual
-	 * delay before it, are sent: one shown since could not be told from an old one).
-	 */
+	/** The activation read learns the Late Window; if its first page came late, what was posted since (and the index's delay before) is sent. */
 	private async activate(): Promise<void> {
 		const nowMs = this.deps.now();
-		// What a job shown since the activation may be: one posted up to a Late Window before it (n8n
-		// 2.41 may have activated the trigger a day before this poll).
+		// A job shown since the activation may be posted a Late Window before it (n8n 2.41 may have activated it a day ago).
 		const finalMs = this.indexNowMs() - this.settings.lateWindowMs;
 		const windowFromMs = Math.min(finalMs, this.previous.activatedMs - INDEX_CLOCK_DOUBT_MS - this.settings.lateWindowMs);
 		const lookbackMs = this.settings.firstPollLookbackMs;
@@ -244,34 +227,26 @@ export class SearchRun {
 		watch.headMs = Math.max(watch.headMs, newestMs);
 		this.noteOffset(newestMs);
 		if (read.stuck) this.reader.interruptedBy = undefined;
-		// Its rest is read on the next poll, where a job posted in the index's usual delay before the
-		// activation may have come into view since: those are sent, the older ones learned.
+		// The rest follows next poll: jobs of the index's delay before activation may show by then, and are sent.
 		else if (!read.complete && read.unread?.toMs !== undefined) {
 			watch.pending.push({ fromMs, toMs: read.unread.toMs, learnBeforeMs: Math.min(learnBeforeMs, this.previous.activatedMs - INDEX_CLOCK_DOUBT_MS) });
 		}
 	}
 
-	/**
-	 * The reads that keep nothing lost, with this search's share of the requests: the parts left to
-	 * read whole, the final looks past the Late Window, and the hourly count that settles them.
-	 */
+	/** The reads that keep nothing lost, with this search's share of the requests: the settling count, then the final look. */
 	async finalLooks(share: number): Promise<void> {
 		if (!this.watch || this.firstPoll) return;
 		this.share(share);
-		// The count goes first: it is due at most hourly a part, and where the final looks take every
-		// request it would never come, the floor would stand still and the uid cap forget unsettled jobs.
+		// The count goes first: after final looks that take every request, the uid cap would forget unsettled jobs.
 		await this.settle();
 		await this.finalLook();
 	}
 
-	/**
-	 * Where the requests cannot serve both, the head would take them all and no final look would
-	 * come: a final look that lags FINAL_LAG_MAX_MS past its poll takes one request before the head.
-	 */
+	/** A final look lagging FINAL_LAG_MAX_MS past its poll takes one request before the head, which could otherwise take them all. */
 	async overdueLook(): Promise<void> {
 		const watch = this.watch;
 		if (!watch || this.cheap || this.indexNowMs() - this.settings.lateWindowMs - watch.finalMs <= FINAL_LAG_MAX_MS + this.settings.intervalMs) return;
-		this.share(0, 1);
+		this.share(0);
 		await this.finalLook();
 		this.reader.resume();
 		this.quota = Infinity;
@@ -282,19 +257,13 @@ export class SearchRun {
 		const watch = this.watch!;
 		for (const part of watch.pending.slice(0, count)) {
 			if (this.reader.spent()) return;
-			const read = await this.read(part, Infinity, part.learnBeforeMs);
-			if (read.complete) {
-				if (!read.stuck) this.known!.markGone(part, read);
-				watch.pending.splice(watch.pending.indexOf(part), 1);
-			} else if (read.unread?.toMs !== undefined) part.toMs = read.unread.toMs;
+			const read = await this.readWhole(part, part.learnBeforeMs);
+			if (read.complete) watch.pending.splice(watch.pending.indexOf(part), 1);
+			else if (read.unread?.toMs !== undefined) part.toMs = read.unread.toMs;
 		}
 	}
 
-	/**
-	 * Each part of the window once the Late Window has passed over it, exactly: every open stretch
-	 * asked (free where nothing is new), or the part read whole where ties or a rounding host hide
-	 * jobs from stretches, in Lowest Cost, and for what lags FINAL_LAG_MAX_MS where requests are short.
-	 */
+	/** Each part once the Late Window passed it: every open stretch asked, or read whole where stretches cannot see every job (DESIGN.md). */
 	private async finalLook(): Promise<void> {
 		const watch = this.watch!;
 		const known = this.known!;
@@ -307,7 +276,7 @@ export class SearchRun {
 			const lagging = dueMs - watch.finalMs > FINAL_LAG_MAX_MS + this.settings.intervalMs;
 			if (whole || lagging) {
 				const toMs = known.partEnd(watch.finalMs, whole ? endMs : Math.min(endMs, dueMs - FINAL_LAG_MAX_MS - this.settings.intervalMs), PART_MAX_KNOWN);
-				if (!(await this.readWhole({ fromMs: watch.finalMs + 1, toMs }))) return;
+				if (!(await this.readWhole({ fromMs: watch.finalMs + 1, toMs })).complete) return;
 				if (watch.floorMs === watch.finalMs) watch.floorMs = toMs;
 				watch.finalMs = toMs;
 				continue;
@@ -322,11 +291,7 @@ export class SearchRun {
 		if (this.cheap) watch.headMs = Math.max(watch.headMs, watch.finalMs);
 	}
 
-	/**
-	 * What had its final look stretch by stretch is counted hourly before it is settled: a count
-	 * above the known jobs still shown means a job shown late in a known job's millisecond (in no
-	 * open stretch), and the part is read whole.
-	 */
+	/** Counts what had its final look hourly: more jobs than known means one shown late in a known millisecond, so the part is read whole. */
 	private async settle(): Promise<void> {
 		const watch = this.watch!;
 		while (watch.floorMs < watch.finalMs && !this.reader.spent()) {
@@ -335,17 +300,12 @@ export class SearchRun {
 			const part = { fromMs: watch.floorMs + 1, toMs: this.known!.partEnd(watch.floorMs, watch.finalMs, PART_MAX_KNOWN) };
 			const count = await this.reader.count(part);
 			if (!count) return;
-			if ((!count.exact || count.total > this.known!.activeIn(part)) && !(await this.readWhole(part))) return;
+			if ((!count.exact || count.total > this.known!.activeIn(part)) && !(await this.readWhole(part)).complete) return;
 			watch.floorMs = part.toMs;
 		}
 	}
 
-	/**
-	 * Freshness, with the requests left: every open stretch is asked again as its part of the window
-	 * reaches each of YOUNG_LOOK_AGES_MS, so a job the index shows late comes within about the gap
-	 * between two ages. Not in Lowest Cost, nor on a host that rounds the bounds (a stretch would
-	 * buy its neighbours again).
-	 */
+	/** Freshness with the requests left: stretches asked again at each young age; not where the host rounds (a stretch would buy its neighbours). */
 	async youngLooks(share: number): Promise<void> {
 		const watch = this.watch;
 		if (!watch || this.firstPoll || this.cheap || watch.roundsSeenMs > this.deps.now() - MEMORY_MS) return;
@@ -365,10 +325,7 @@ export class SearchRun {
 		}
 	}
 
-	/**
-	 * Forgets uids MEMORY_MS below the floor, and the oldest beyond the cap: then the floor
-	 * rises above them and every look starts above it, so a forgotten uid is never read again.
-	 */
+	/** Forgets uids a day below the floor, and the oldest beyond the cap: the floor rises above them, so none is read again. */
 	private prune(watch: Watch): void {
 		const forgetBelowMs = watch.floorMs - MEMORY_MS;
 		for (const [uid, ms] of watch.seen) if (ms < forgetBelowMs) watch.seen.delete(uid);
@@ -400,7 +357,6 @@ export class SearchRun {
 			learning: this.watch?.pending.some((p) => p.learnBeforeMs !== undefined) ?? false,
 			late: known?.late ?? 0,
 			reposts: known?.reposts ?? 0,
-			gone: known?.goneFound ?? 0,
 			capped: this.capped,
 		};
 	}

@@ -41,3 +41,16 @@ export function mergeSearches(searches: { name: string; filters: IDataObject }[]
 	}
 	return [...byKey.values()];
 }
+
+/** Each job once, by uid, in the order first found, with the keys of every search that found it. */
+export function jobsByUid<T>(found: { key: string; jobs: T[] }[], uidOf: (job: T) => string): Map<string, { job: T; keys: string[] }> {
+	const byUid = new Map<string, { job: T; keys: string[] }>();
+	for (const { key, jobs } of found) {
+		for (const job of jobs) {
+			const entry = byUid.get(uidOf(job));
+			if (entry) entry.keys.push(key);
+			else byUid.set(uidOf(job), { job, keys: [key] });
+		}
+	}
+	return byUid;
+}

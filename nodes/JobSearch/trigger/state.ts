@@ -10,7 +10,7 @@ export interface Range {
 }
 
 /** A part to read whole: the rest of a read a poll could not finish. */
-export interface Part extends Range {
+interface Part extends Range {
 	/** The activation's: its jobs created before this moment are learned, not sent. */
 	learnBeforeMs?: number;
 }
@@ -22,7 +22,7 @@ export interface Watch {
 	floorMs: number;
 	/** Per YOUNG_LOOK_AGES_MS: up to here every stretch had that look. */
 	youngMs: number[];
-	/** uid → createdAt of every job read above the floor, and of older ones for REPOST_MEMORY_MS (a repost moves it). */
+	/** uid → createdAt of every job read above the floor, and of older ones for MEMORY_MS (a repost moves it). */
 	seen: Map<string, number>;
 	/** uids of `seen` a whole read found missing: not counted, never sent again if they come back. */
 	gone: Set<string>;
@@ -35,6 +35,7 @@ export interface Watch {
 	offsets: { atMs: number; offsetMs: number }[];
 }
 
+/** Since when passing failures have lasted, and when that was last reported. */
 export interface Trouble {
 	sinceMs: number;
 	reportedMs?: number;
@@ -115,6 +116,8 @@ export function readState(staticData: IDataObject): TriggerState | undefined {
 	}
 }
 
+const storePart = (p: Part) => ({ from: iso(p.fromMs), to: iso(p.toMs), ...(p.learnBeforeMs !== undefined ? { learnBefore: iso(p.learnBeforeMs) } : {}) });
+
 function storeWatch(w: Watch): IDataObject {
 	return {
 		head: iso(w.headMs),
@@ -123,21 +126,16 @@ function storeWatch(w: Watch): IDataObject {
 		young: w.youngMs.map(iso),
 		seen: Object.fromEntries(w.seen),
 		...(w.gone.size > 0 ? { gone: [...w.gone] } : {}),
-		...(w.pending.length > 0
-			? { pending: w.pending.map((p) => ({ from: iso(p.fromMs), to: iso(p.toMs), ...(p.learnBeforeMs !== undefined ? { learnBefore: iso(p.learnBeforeMs) } : {}) })) }
-			: {}),
+		...(w.pending.length > 0 ? { pending: w.pending.map(storePart) } : {}),
 		tiesSeen: w.tiesSeenMs,
 		roundsSeen: w.roundsSeenMs,
 		offsets: w.offsets.map((o) => ({ at: iso(o.atMs), offsetMs: o.offsetMs })),
 	};
 }
 
-/**
- * Replaces the trigger's state in the static data in place (n8n keeps the object it handed out).
- * Keys it does not own, such as the running poll's lock, are left as they are.
- */
+/** Replaces the state in the static data in place (n8n keeps the object it handed out), leaving the `keep` keys (the poll's lock). */
 export function writeState(staticData: IDataObject, state: TriggerState, keep: readonly string[] = []): void {
-	const r = state.requests;
+	const { requests: r, trouble: t } = state;
 	for (const key of Object.keys(staticData)) if (!keep.includes(key)) delete staticData[key];
 	Object.assign(staticData, {
 		version: VERSION,
@@ -146,8 +144,6 @@ export function writeState(staticData: IDataObject, state: TriggerState, keep: r
 			Object.entries(state.searches).map(([key, s]) => [key, { activated: iso(s.activatedMs), ...(s.watch ? { watch: storeWatch(s.watch) } : {}) }]),
 		),
 		requests: { tokens: r.tokens, at: iso(r.atMs), share: r.share, sent: r.sentMs.map(iso), pausedUntil: iso(r.pausedUntilMs) },
-		...(state.trouble
-			? { trouble: { since: iso(state.trouble.sinceMs), ...(state.trouble.reportedMs !== undefined ? { reported: iso(state.trouble.reportedMs) } : {}) } }
-			: {}),
+		...(t ? { trouble: { since: iso(t.sinceMs), ...(t.reportedMs !== undefined ? { reported: iso(t.reportedMs) } : {}) } } : {}),
 	});
 }

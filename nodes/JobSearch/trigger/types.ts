@@ -16,11 +16,7 @@ export interface CycleSettings {
 	intervalMs: number;
 	requestsPerMinute: number;
 	delivery?: Delivery;
-	/**
-	 * Where n8n keeps nothing of the poll that activated the trigger (2.41's durable scheduler):
-	 * that poll ran within this many ms before a search's first kept poll. Unset: the first poll of
-	 * a search is its activation.
-	 */
+	/** n8n 2.41 keeps nothing of the activation poll: it ran within this many ms before a search's first kept poll. */
 	unkeptActivationWithinMs?: number;
 	/** Overridable for tests only. */
 	maxSeenUids?: number;
