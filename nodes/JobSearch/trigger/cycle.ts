@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { compareNewestFirst, type FetchPage } from '../paging/reader';
+import { compareNewestFirst, type FetchPage, type Reader } from '../paging/reader';
 import { RequestBudget, freshLedger } from './requests';
 import { SearchRun, type SearchResult } from './search';
 import { jobsByUid } from './searches';
@@ -17,14 +17,7 @@ interface SearchInput {
 }
 
 /** What every search's readers read in this poll, together. */
-interface ReadTotals {
-	rows: number;
-	requests: number;
-	consumedMicrocents: number;
-	remainingMicrocents?: number;
-	interruptedBy?: Error;
-	warnings: string[];
-}
+type ReadTotals = Pick<Reader, 'rows' | 'requests' | 'consumedMicrocents' | 'remainingMicrocents' | 'interruptedBy' | 'warnings'>;
 
 /** A poll of every search: their counts summed, `firstPoll` and `learning` where any search's is. */
 export interface CycleOutcome extends Pick<SearchResult, 'firstPoll' | 'learning' | 'late' | 'reposts' | 'capped'> {

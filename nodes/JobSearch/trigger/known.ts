@@ -55,16 +55,14 @@ export class Known {
 	}
 
 	/** Known jobs created in exactly this millisecond: they come back first where a page ends there. */
-	readonly at = (ms: number): number => {
-		let count = 0;
-		for (const createdMs of this.watch.seen.values()) if (createdMs === ms) count++;
-		return count;
-	};
+	readonly at = (ms: number): number => this.countIn({ fromMs: ms, toMs: ms });
 
 	/** Known jobs the index still shows (as far as the trigger knows) in `range`. */
-	activeIn(range: Range): number {
+	activeIn = (range: Range): number => this.countIn(range, this.watch.gone);
+
+	private countIn(range: Range, except = new Set<string>()): number {
 		let count = 0;
-		for (const [uid, ms] of this.watch.seen) if (ms >= range.fromMs && ms <= range.toMs && !this.watch.gone.has(uid)) count++;
+		for (const [uid, ms] of this.watch.seen) if (ms >= range.fromMs && ms <= range.toMs && !except.has(uid)) count++;
 		return count;
 	}
 
