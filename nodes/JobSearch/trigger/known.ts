@@ -48,10 +48,7 @@ export class Known {
 
 	/** After a whole read of `range`: the known uids it did not return are gone (not counted, never sent again). */
 	markGone(range: Range, read: RangeRead): void {
-		for (const [uid, ms] of this.watch.seen) {
-			if (ms < range.fromMs || ms > range.toMs || read.shown.has(uid) || this.watch.gone.has(uid)) continue;
-			this.watch.gone.add(uid);
-		}
+		for (const [uid, ms] of this.watch.seen) if (ms >= range.fromMs && ms <= range.toMs && !read.shown.has(uid)) this.watch.gone.add(uid);
 	}
 
 	/** Known jobs created in exactly this millisecond: they come back first where a page ends there. */
