@@ -20,12 +20,12 @@ const DAY_START = Date.UTC(2026, 10, 20, 0, 0, 0);
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 function row(index: string, poller: string, every: number, f: SimFigures): string {
-	return `| ${index} | ${poller} | ${every} min | ${f.rowsPerJob.toFixed(2)} | ${f.requestsPerPoll.toFixed(1)} | ${f.peakPerMinute} | ${pct(f.firstPollShare)} | ${Math.round(f.worstDelayMinutes)} min | ${f.lost.length} of ${f.owed} | ${f.duplicates.length} | ${f.failedPolls} |`;
+	return `| ${index} | ${poller} | ${every} min | ${f.rowsPerJob.toFixed(2)} | ${f.requestsPerPoll.toFixed(1)} | ${f.peakPerMinute} | ${pct(f.firstPollShare)} | ${Math.round(f.worstDelayMinutes)} min | ${Math.round(f.worstPastLateWindowMinutes)} min | ${f.lost.length} of ${f.owed} | ${f.duplicates.length} | ${f.failedPolls} |`;
 }
 
 const HEADER = [
-	'| index | poller | poll every | rows per delivered job | requests per poll | most requests in a minute | on the first poll | worst delay | lost | twice | failed polls |',
-	'| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+	'| index | poller | poll every | rows per delivered job | requests per poll | most requests in a minute | on the first poll | worst delay | latest past its Late Window | lost | twice | failed polls |',
+	'| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
 ];
 
 /**

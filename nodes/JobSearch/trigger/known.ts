@@ -88,6 +88,19 @@ export class Known {
 		return this.points.length > 0 && this.points.every((ms) => ms % MINUTE_MS === 0);
 	}
 
+	/**
+	 * How many of the known jobs after `fromMs` would share a millisecond by chance, from how many
+	 * stand in each second: where jobs come many a second (a bulk import), a job shown late lands in
+	 * a known job's millisecond often enough that no tie need be seen first.
+	 */
+	chanceTies(fromMs: number): number {
+		const perSecond = new Map<number, number>();
+		for (const ms of this.points) if (ms > fromMs) perSecond.set(Math.floor(ms / 1000), (perSecond.get(Math.floor(ms / 1000)) ?? 0) + 1);
+		let pairs = 0;
+		for (const n of perSecond.values()) pairs += (n * (n - 1)) / 2;
+		return pairs / 1000;
+	}
+
 	/** Adds a known createdAt; true when a known job stood there already (a tie). */
 	private addPoint(ms: number): boolean {
 		const i = lowerBound(this.points, ms);

@@ -6,6 +6,7 @@ import type { Range, SearchState, Watch } from './state';
 import type { CycleDeps, CycleSettings } from './types';
 import {
 	ACTIVATION_READ_GRACE_MS,
+	CHANCE_TIES_WHOLE,
 	COUNT_EVERY_MS,
 	FINAL_LAG_MAX_MS,
 	LOOK_STEP_MS,
@@ -135,7 +136,8 @@ export class SearchRun {
 	/** Whether final looks read whole: late ties hide in known milliseconds, or the host rounds the bounds. */
 	private coarse(): boolean {
 		const sinceMs = this.deps.now() - MEMORY_MS;
-		return this.watch!.tiesSeenMs > sinceMs || this.watch!.roundsSeenMs > sinceMs || this.known!.wholeMinutes();
+		const { tiesSeenMs, roundsSeenMs, floorMs } = this.watch!;
+		return tiesSeenMs > sinceMs || roundsSeenMs > sinceMs || this.known!.wholeMinutes() || this.known!.chanceTies(floorMs) >= CHANCE_TIES_WHOLE;
 	}
 
 	/** Reads a range and takes in its jobs. A read the host keeps answering with the same rows is reported and taken as done. */
@@ -156,6 +158,15 @@ export class SearchRun {
 		const read = await this.read(range, Infinity, learnBeforeMs);
 		if (read.complete && !read.stuck) this.known!.markGone(range, read);
 		return read;
+	}
+
+	/** A part read whole as far as the poll allows; its unread rest waits as a pending part, so the next poll goes on, not over. */
+	private async readPart(range: Range): Promise<boolean> {
+		const read = await this.readWhole(range);
+		const restToMs = read.unread?.toMs;
+		if (read.complete || restToMs === undefined || restToMs >= range.toMs) return read.complete;
+		this.watch!.pending.push({ fromMs: range.fromMs, toMs: restToMs });
+		return true;
 	}
 
 	/** New jobs first, within Max Jobs per Poll: the activation read, or the head and then the parts earlier polls left. */
@@ -276,7 +287,7 @@ export class SearchRun {
 			const lagging = dueMs - watch.finalMs > FINAL_LAG_MAX_MS + this.settings.intervalMs;
 			if (whole || lagging) {
 				const toMs = known.partEnd(watch.finalMs, whole ? endMs : Math.min(endMs, dueMs - FINAL_LAG_MAX_MS - this.settings.intervalMs), PART_MAX_KNOWN);
-				if (!(await this.readWhole({ fromMs: watch.finalMs + 1, toMs })).complete) return;
+				if (!(await this.readPart({ fromMs: watch.finalMs + 1, toMs }))) return;
 				if (watch.floorMs === watch.finalMs) watch.floorMs = toMs;
 				watch.finalMs = toMs;
 				continue;
@@ -300,7 +311,7 @@ export class SearchRun {
 			const part = { fromMs: watch.floorMs + 1, toMs: this.known!.partEnd(watch.floorMs, watch.finalMs, PART_MAX_KNOWN) };
 			const count = await this.reader.count(part);
 			if (!count) return;
-			if ((!count.exact || count.total > this.known!.activeIn(part)) && !(await this.readWhole(part)).complete) return;
+			if ((!count.exact || count.total > this.known!.activeIn(part)) && !(await this.readPart(part))) return;
 			watch.floorMs = part.toMs;
 		}
 	}
