@@ -38,7 +38,7 @@ const BATCH = { ...HARSH, shape: 'batch' as const, perHour: 40 };
 const OUT_OF_ORDER = { ...HARSH, shape: 'out-of-order' as const, perHour: 40 };
 const BUSY = { roundTotals: true, unstableTies: true };
 
-/** The goals of issue 33: ordinary searches, those of up to 40 an hour, and the heavy shapes. */
+/** The goals (README, job alerts): ordinary searches, those of up to 40 an hour, and the heavy shapes. */
 const ORDINARY = { rowsGoal: 1.3, firstPollGoal: 0.95 };
 const HEAVY = { rowsGoal: 2.0, firstPollGoal: 0.5 };
 

@@ -74,6 +74,13 @@ describe('a 2xx that is not the service envelope', () => {
 		expect(output.map((i) => i.json)).toEqual([{ uid: '1', title: 'T' }]);
 	});
 
+	it('takes a uid repeated in one answer as one job, its total counting distinct jobs, as a search engine\'s join may answer', async () => {
+		const jobs = [{ uid: '1', title: 'T' }, { uid: '1', title: 'T' }, { uid: '2', title: 'U' }];
+		const { url } = await hostAnswering(200, { data: { jobs, total: 2 }, usage: envelope.usage });
+		const { error } = await runJobSearch(search({ simplify: false }), { credentials: { apiKey: KEY, baseUrl: url } });
+		expect(error).toBeUndefined();
+	});
+
 	it('succeeds when a retry after a bad 2xx gets the envelope', async () => {
 		host = await startScriptedHost((_req, res, index) => answer(res, 200, index === 0 ? '<html>busy</html>' : envelope));
 		const { error } = await runJobSearch(search(), { credentials: { apiKey: KEY, baseUrl: host.url } });
