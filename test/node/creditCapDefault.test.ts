@@ -69,10 +69,11 @@ describe('Max Credit per Execution by default', () => {
 		expect(service.server.admin.callLog(id)).toEqual([]);
 	});
 
-	it('refuses a tool call whose worst case passes $1 before sending it', async () => {
+	it('refuses a tool call whose worst case passes $1 before sending it, as the answer the model reads', async () => {
 		const { id, credentials } = await service.account('pro');
-		const call = callAsTool(search({ limit: fromAi('limit', 'number'), toolMaxJobs: 1_000 }), { limit: 1_000 }, credentials);
-		await expect(call).rejects.toThrow('Not sent: this execution could cost up to $5.79, more than its Max Credit per Execution of $1.00 [item 0]');
+		const { result } = await callAsTool(search({ limit: fromAi('limit', 'number'), toolMaxJobs: 1_000 }), { limit: 1_000 }, credentials);
+		expect(result).toMatchObject({ argument: 'limit', charged: false });
+		expect((result as { error: string }).error).toMatch(/^Not sent: this execution could cost up to \$5\.79, more than its Max Credit per Execution of \$1\.00\. .*smaller "limit"/);
 		expect(service.server.admin.callLog(id)).toEqual([]);
 	});
 
