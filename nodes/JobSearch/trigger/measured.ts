@@ -4,7 +4,7 @@ export const MEASURED = {
 	soonRowsPerJob: 1.3,
 	upToPostingsPerHour: 150,
 	/** As Soon As Seen on busier searches, bulk imports and posting times in whole seconds or minutes. */
-	busyRowsPerJob: 2.0,
+	busyRowsPerJob: 2.01,
 	/** Delivery Lowest Cost, on every search. */
 	lowestCostRowsPerJob: 1.15,
 } as const;
