@@ -87,6 +87,15 @@ describe('the uids it remembers', () => {
 		expect(new Set(d.sent).size).toBe(d.sent.length);
 	});
 
+	it('sends no job twice from a part left unread for over a day, whose jobs a day below the floor would forget', async () => {
+		// Max Jobs per Poll 1 on a search that brings one job a minute: the head takes the poll's row,
+		// so the rest of each whole final read (whole minutes) waits, below the floor, for a day.
+		const jobs = steady(T0 - 30 * MINUTE, T0 + 26 * HOUR, MINUTE, MINUTE, 0);
+		const d = await run(jobs, 28, { maxJobsPerPoll: 1 });
+		expect(d.sent.length).toBeGreaterThan(1000);
+		expect(new Set(d.sent).size).toBe(d.sent.length);
+	});
+
 	it('does not send a known job again when it is posted again at another createdAt', async () => {
 		const jobs = [job(1, T0 + 10 * MINUTE + 7, T0 + 11 * MINUTE, { repost: { createdMs: T0 + 40 * MINUTE + 7, atMs: T0 + 41 * MINUTE } })];
 		const d = await run(jobs, 4);

@@ -336,9 +336,9 @@ export class SearchRun {
 		}
 	}
 
-	/** Forgets uids a day below the floor, and the oldest beyond the cap: the floor rises above them, so none is read again. */
+	/** Forgets uids a day below the floor and every pending part, and the oldest beyond the cap: the floor rises above them. */
 	private prune(watch: Watch): void {
-		const forgetBelowMs = watch.floorMs - MEMORY_MS;
+		const forgetBelowMs = Math.min(watch.floorMs, ...watch.pending.map((p) => p.fromMs - 1)) - MEMORY_MS;
 		for (const [uid, ms] of watch.seen) if (ms < forgetBelowMs) watch.seen.delete(uid);
 		const cap = this.settings.maxSeenUids ?? MAX_SEEN_UIDS;
 		if (watch.seen.size > cap) {
