@@ -6,7 +6,7 @@ import {
 	DEFAULT_LATE_WINDOW_MINUTES,
 	DEFAULT_MAX_JOBS_PER_POLL,
 	DEFAULT_REQUESTS_PER_MINUTE,
-} from '../../nodes/JobSearch/trigger/tunables';
+} from '../../nodes/JobSearch/trigger/description';
 import { MINUTE, arrayIndex, classifyModelFailure, shownAt, standingAt, type IndexBehaviour, type IndexedJob } from './indexModel';
 
 /**

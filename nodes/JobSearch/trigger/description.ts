@@ -5,7 +5,6 @@ import { toNodeProperties } from '../filters';
 import { additionalFiltersOption, includeUsageOption, simplifyProperty } from '../actions/common.descriptions';
 import { PRICE_MICROCENTS, formatUsd } from '../service/pricing';
 import { MEASURED } from './measured';
-import { DEFAULT_LATE_WINDOW_MINUTES, DEFAULT_MAX_JOBS_PER_POLL, DEFAULT_REQUESTS_PER_MINUTE, MANUAL_SAMPLE_SIZE } from './tunables';
 import { WINDOW_REQUEST_CAP } from './requests';
 import { SERVICE_PLANS } from '../service/plans';
 
@@ -21,6 +20,20 @@ function minutes(n: number): string {
 	if (n % 60 === 0) return `${n / 60} hours`;
 	return n === 1 ? 'minute' : `${n} minutes`;
 }
+
+// The options' defaults, shown in their fields and taken by a poll where an option is left unset.
+
+/** The index shows a job 5 to 15 minutes after its createdAt, a straggler up to about 30: an hour leaves room for a slow refresh. */
+export const DEFAULT_LATE_WINDOW_MINUTES = 60;
+
+/** An hour of a busy search (1,500 postings) fits in one poll every hour; a poll reads at most this many new jobs (~$14.48). */
+export const DEFAULT_MAX_JOBS_PER_POLL = 2_500;
+
+/** Two alert workflows and a Job Search node fit on a Free key (10 requests a minute). */
+export const DEFAULT_REQUESTS_PER_MINUTE = 5;
+
+/** "Fetch Test Event" shows this many recent jobs of each search, as the notice says: enough to map fields, cheap to pay for. */
+export const MANUAL_SAMPLE_SIZE = 5;
 
 /** The trigger owns the time window and the row count, so these filters are not offered. */
 export const TRIGGER_OWNED_KEYS = ['limit', 'searchPeriod', 'fromDate', 'toDate'] as const;

@@ -12,7 +12,8 @@ import { classifyFailure, failureToReport, logPrefix, report } from './report';
 import { readSettings, type TriggerSettings } from './settings';
 import { jobsByUid } from './searches';
 import { readState, writeState } from './state';
-import { MANUAL_SAMPLE_SIZE, POLL_TIME_SHARE } from './tunables';
+import { MANUAL_SAMPLE_SIZE } from './description';
+import { POLL_TIME_SHARE } from './tunables';
 
 /** The items of `jobs`; with several searches each names the searches that found it (`foundBy`: uid → the searches' keys). */
 function itemsOf(settings: TriggerSettings, jobs: IDataObject[], foundBy: Map<string, string[]>, paid: Pick<ItemSettings, 'usage' | 'creditLeft'>) {

@@ -5,10 +5,9 @@ import { numberOption } from '../filters/numberOption';
 import type { TriggerOutput } from '../output/digest';
 import { operationError } from '../transport';
 import type { CycleSettings } from './cycle';
-import { TRIGGER_OWNED_KEYS } from './description';
+import { DEFAULT_LATE_WINDOW_MINUTES, DEFAULT_MAX_JOBS_PER_POLL, DEFAULT_REQUESTS_PER_MINUTE, TRIGGER_OWNED_KEYS } from './description';
 import { mergeSearches, type SearchSpec } from './searches';
 import { pollTimeMs, shortestIntervalMs, unkeptActivationWithinMs } from './pollTime';
-import { DEFAULT_LATE_WINDOW_MINUTES, DEFAULT_MAX_JOBS_PER_POLL, DEFAULT_REQUESTS_PER_MINUTE } from './tunables';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;

@@ -1,16 +1,8 @@
-// Every number the trigger tunes, each with the reason for its value (DESIGN.md: how they fit; bench/README.md: what each buys).
+// Every number the trigger tunes that the user cannot set, each with the reason for its value (DESIGN.md: how they fit;
+// bench/README.md: what each buys). The defaults of the options the user can set are in their fields (description.ts).
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
-
-/** The index shows a job 5 to 15 minutes after its createdAt, a straggler up to about 30: an hour leaves room for a slow refresh. */
-export const DEFAULT_LATE_WINDOW_MINUTES = 60;
-
-/** An hour of a busy search (1,500 postings) fits in one poll every hour; a poll reads at most this many new jobs (~$14.48). */
-export const DEFAULT_MAX_JOBS_PER_POLL = 2_500;
-
-/** Two alert workflows and a Job Search node fit on a Free key (10 requests a minute). */
-export const DEFAULT_REQUESTS_PER_MINUTE = 5;
 
 /** Rows are billed one by one, so big pages cost nothing extra; 500 jobs are about 1 MB of JSON. */
 export const ROWS_PER_REQUEST = 500;
@@ -71,6 +63,3 @@ export const LOCK_GRACE_MS = 60_000;
 
 /** A scheduled poll may start this much after its moment (a busy worker): an activation n8n did not keep is taken to be this much earlier still. */
 export const SCHEDULED_POLL_LATE_MS = 5 * MINUTE_MS;
-
-/** "Fetch Test Event" shows this many recent jobs of each search: enough to map fields, cheap to pay for. */
-export const MANUAL_SAMPLE_SIZE = 5;
