@@ -40,10 +40,6 @@ export interface SearchResult {
 	capped: number;
 }
 
-function cloneWatch(w: Watch): Watch {
-	return { ...w, youngMs: [...w.youngMs], seen: new Map(w.seen), gone: new Set(w.gone), pending: w.pending.map((p) => ({ ...p })), offsets: [...w.offsets] };
-}
-
 /** One search's reading in one poll (DESIGN.md), on the poll's one request budget; no n8n inside, so every rule is tested alone. */
 export class SearchRun {
 	readonly reader: Reader;
@@ -70,7 +66,7 @@ export class SearchRun {
 		private readonly budget: RequestBudget,
 		private readonly knownElsewhere: (uid: string) => boolean,
 	) {
-		if (previous.watch) this.watch = cloneWatch(previous.watch);
+		if (previous.watch) this.watch = structuredClone(previous.watch);
 		this.reader = new Reader(async (request) => await this.fetch(request), {
 			rowsPerRequest: ROWS_PER_REQUEST,
 			maxRows: this.watch ? 2 * settings.maxJobsPerPoll : settings.firstPollLookbackMs !== undefined ? settings.maxJobsPerPoll : MAX_ROWS_PER_CALL,
@@ -186,11 +182,18 @@ export class SearchRun {
 		this.burst = true;
 		const read = await this.read({ fromMs: headBeforeMs + 1 }, headBeforeMs);
 		this.burst = false;
+		this.headComplete = read.complete;
+		this.takeHead(read, headBeforeMs + 1);
+	}
+
+	/** The newest createdAt read becomes the head (and a sample of the index's clock); the unread rest of the read waits as a pending part. */
+	private takeHead(read: RangeRead, fromMs: number, learnBeforeMs?: number): void {
+		const watch = this.watch!;
 		const newestMs = Math.max(...[...read.shown].map((uid) => this.reader.jobs.get(uid)!.createdMs));
 		watch.headMs = Math.max(watch.headMs, newestMs);
 		this.noteOffset(newestMs);
-		this.headComplete = read.complete;
-		if (!read.complete && read.unread?.toMs !== undefined) watch.pending.push({ fromMs: headBeforeMs + 1, toMs: read.unread.toMs });
+		if (read.complete || read.stuck || read.unread?.toMs === undefined) return;
+		watch.pending.push({ fromMs, toMs: read.unread.toMs, ...(learnBeforeMs === undefined ? {} : { learnBeforeMs }) });
 	}
 
 	/** Lowest Cost reads no head; an hourly one-row look at the newest job keeps the index's clock. */
@@ -234,14 +237,9 @@ export class SearchRun {
 		this.watch = watch;
 		this.known = known;
 		known.absorb(read, -Infinity, learnBeforeMs);
-		const newestMs = Math.max(...[...read.shown].map((uid) => this.reader.jobs.get(uid)!.createdMs));
-		watch.headMs = Math.max(watch.headMs, newestMs);
-		this.noteOffset(newestMs);
-		if (read.stuck) this.reader.interruptedBy = undefined;
 		// The rest follows next poll: jobs of the index's delay before activation may show by then, and are sent.
-		else if (!read.complete && read.unread?.toMs !== undefined) {
-			watch.pending.push({ fromMs, toMs: read.unread.toMs, learnBeforeMs: Math.min(learnBeforeMs, this.previous.activatedMs - INDEX_CLOCK_DOUBT_MS) });
-		}
+		this.takeHead(read, fromMs, Math.min(learnBeforeMs, this.previous.activatedMs - INDEX_CLOCK_DOUBT_MS));
+		if (read.stuck) this.reader.interruptedBy = undefined;
 	}
 
 	/** The reads that keep nothing lost, with this search's share of the requests: the settling count, then the final look. */
