@@ -99,11 +99,8 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 				? reported
 				: operationError(this.getNode(), 'invalid_response', reported.message);
 		if (outcome.emit.length === 0) return null;
-		if (!settings.includeUsage) return itemsOf(settings, outcome.emit, outcome.foundBy, {});
-		return itemsOf(settings, outcome.emit, outcome.foundBy, {
-			usage: { consumedMicrocents, remainingMicrocents: remainingMicrocents ?? 0 },
-			creditLeft: credit?.creditLeft,
-		});
+		const usage = { consumedMicrocents, remainingMicrocents: remainingMicrocents ?? 0 };
+		return itemsOf(settings, outcome.emit, outcome.foundBy, settings.includeUsage ? { usage, creditLeft: credit?.creditLeft } : {});
 	} finally {
 		releaseLock(staticData, lock);
 	}

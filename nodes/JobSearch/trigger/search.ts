@@ -40,6 +40,7 @@ export interface SearchResult {
 	capped: number;
 }
 
+/** By hand, not structuredClone: under Jest its Set fails ("incompatible receiver") in the property tests. */
 function cloneWatch(w: Watch): Watch {
 	return { ...w, youngMs: [...w.youngMs], seen: new Map(w.seen), gone: new Set(w.gone), pending: w.pending.map((p) => ({ ...p })), offsets: [...w.offsets] };
 }
@@ -181,16 +182,22 @@ export class SearchRun {
 	}
 
 	private async readHead(): Promise<void> {
-		const watch = this.watch!;
-		const headBeforeMs = watch.headMs;
+		const headBeforeMs = this.watch!.headMs;
 		this.burst = true;
 		const read = await this.read({ fromMs: headBeforeMs + 1 }, headBeforeMs);
 		this.burst = false;
+		this.headComplete = read.complete;
+		this.takeHead(read, headBeforeMs + 1);
+	}
+
+	/** The newest createdAt read becomes the head (and a sample of the index's clock); the unread rest of the read waits as a pending part. */
+	private takeHead(read: RangeRead, fromMs: number, learnBeforeMs?: number): void {
+		const watch = this.watch!;
 		const newestMs = Math.max(...[...read.shown].map((uid) => this.reader.jobs.get(uid)!.createdMs));
 		watch.headMs = Math.max(watch.headMs, newestMs);
 		this.noteOffset(newestMs);
-		this.headComplete = read.complete;
-		if (!read.complete && read.unread?.toMs !== undefined) watch.pending.push({ fromMs: headBeforeMs + 1, toMs: read.unread.toMs });
+		if (read.complete || read.stuck || read.unread?.toMs === undefined) return;
+		watch.pending.push({ fromMs, toMs: read.unread.toMs, ...(learnBeforeMs === undefined ? {} : { learnBeforeMs }) });
 	}
 
 	/** Lowest Cost reads no head; an hourly one-row look at the newest job keeps the index's clock. */
@@ -206,14 +213,20 @@ export class SearchRun {
 	/** The activation read learns the Late Window; if its first page came late, what was posted since (and the index's delay before) is sent. */
 	private async activate(): Promise<void> {
 		const nowMs = this.deps.now();
+		// The index's usual delay before the activation: a job created since then may be shown after it.
+		const sinceMs = this.previous.activatedMs - INDEX_CLOCK_DOUBT_MS;
 		// A job shown since the activation may be posted a Late Window before it (n8n 2.41 may have activated it a day ago).
 		const finalMs = this.indexNowMs() - this.settings.lateWindowMs;
-		const windowFromMs = Math.min(finalMs, this.previous.activatedMs - INDEX_CLOCK_DOUBT_MS - this.settings.lateWindowMs);
+		const windowFromMs = Math.min(finalMs, sinceMs - this.settings.lateWindowMs);
 		const lookbackMs = this.settings.firstPollLookbackMs;
 		const fromMs = lookbackMs === undefined ? windowFromMs : Math.min(windowFromMs, nowMs - lookbackMs);
 		this.firstPoll = true;
 		this.burst = true;
-		const watch: Watch = {
+		const read = await this.reader.readRange({ fromMs });
+		if (this.firstPageMs === undefined) return;
+		let learnBeforeMs = this.firstPageMs - this.previous.activatedMs > ACTIVATION_READ_GRACE_MS ? sinceMs : Infinity;
+		if (lookbackMs !== undefined) learnBeforeMs = Math.min(learnBeforeMs, nowMs - lookbackMs);
+		this.watch = {
 			headMs: fromMs - 1,
 			// What the Late Window has passed over is read here whole: final already.
 			finalMs: finalMs - 1,
@@ -226,22 +239,11 @@ export class SearchRun {
 			roundsSeenMs: 0,
 			offsets: [],
 		};
-		const known = new Known(watch, this.reader, this.knownElsewhere);
-		const read = await this.reader.readRange({ fromMs });
-		if (this.firstPageMs === undefined) return;
-		let learnBeforeMs = this.firstPageMs - this.previous.activatedMs > ACTIVATION_READ_GRACE_MS ? this.previous.activatedMs - INDEX_CLOCK_DOUBT_MS : Infinity;
-		if (lookbackMs !== undefined) learnBeforeMs = Math.min(learnBeforeMs, nowMs - lookbackMs);
-		this.watch = watch;
-		this.known = known;
-		known.absorb(read, -Infinity, learnBeforeMs);
-		const newestMs = Math.max(...[...read.shown].map((uid) => this.reader.jobs.get(uid)!.createdMs));
-		watch.headMs = Math.max(watch.headMs, newestMs);
-		this.noteOffset(newestMs);
-		if (read.stuck) this.reader.interruptedBy = undefined;
+		this.known = new Known(this.watch, this.reader, this.knownElsewhere);
+		this.known.absorb(read, -Infinity, learnBeforeMs);
 		// The rest follows next poll: jobs of the index's delay before activation may show by then, and are sent.
-		else if (!read.complete && read.unread?.toMs !== undefined) {
-			watch.pending.push({ fromMs, toMs: read.unread.toMs, learnBeforeMs: Math.min(learnBeforeMs, this.previous.activatedMs - INDEX_CLOCK_DOUBT_MS) });
-		}
+		this.takeHead(read, fromMs, Math.min(learnBeforeMs, sinceMs));
+		if (read.stuck) this.reader.interruptedBy = undefined;
 	}
 
 	/** The reads that keep nothing lost, with this search's share of the requests: the settling count, then the final look. */

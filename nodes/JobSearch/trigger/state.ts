@@ -72,6 +72,9 @@ function finite(value: unknown): number {
 
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
+const readPart = (p: IDataObject): Part => ({ fromMs: time(p.from), toMs: time(p.to), ...(p.learnBefore ? { learnBeforeMs: time(p.learnBefore) } : {}) });
+const storePart = (p: Part) => ({ from: iso(p.fromMs), to: iso(p.toMs), ...(p.learnBeforeMs !== undefined ? { learnBefore: iso(p.learnBeforeMs) } : {}) });
+
 function readWatch(w: IDataObject): Watch {
 	const seen = new Map<string, number>();
 	for (const [uid, ms] of Object.entries(w.seen as IDataObject)) seen.set(uid, finite(ms));
@@ -84,13 +87,25 @@ function readWatch(w: IDataObject): Watch {
 		youngMs: YOUNG_LOOK_AGES_MS.map((_, k) => young[k] ?? floorMs),
 		seen,
 		gone: new Set(list(w.gone).filter((uid): uid is string => typeof uid === 'string' && seen.has(uid))),
-		pending: list(w.pending).map((p) => {
-			const part = p as IDataObject;
-			return { fromMs: time(part.from), toMs: time(part.to), ...(part.learnBefore ? { learnBeforeMs: time(part.learnBefore) } : {}) };
-		}),
+		pending: list(w.pending).map((p) => readPart(p as IDataObject)),
 		tiesSeenMs: finite(w.tiesSeen ?? 0),
 		roundsSeenMs: finite(w.roundsSeen ?? 0),
 		offsets: list(w.offsets).map((o) => ({ atMs: time((o as IDataObject).at), offsetMs: finite((o as IDataObject).offsetMs) })),
+	};
+}
+
+function storeWatch(w: Watch): IDataObject {
+	return {
+		head: iso(w.headMs),
+		final: iso(w.finalMs),
+		floor: iso(w.floorMs),
+		young: w.youngMs.map(iso),
+		seen: Object.fromEntries(w.seen),
+		...(w.gone.size > 0 ? { gone: [...w.gone] } : {}),
+		...(w.pending.length > 0 ? { pending: w.pending.map(storePart) } : {}),
+		tiesSeen: w.tiesSeenMs,
+		roundsSeen: w.roundsSeenMs,
+		offsets: w.offsets.map((o) => ({ at: iso(o.atMs), offsetMs: o.offsetMs })),
 	};
 }
 
@@ -114,23 +129,6 @@ export function readState(staticData: IDataObject): TriggerState | undefined {
 	} catch {
 		return undefined;
 	}
-}
-
-const storePart = (p: Part) => ({ from: iso(p.fromMs), to: iso(p.toMs), ...(p.learnBeforeMs !== undefined ? { learnBefore: iso(p.learnBeforeMs) } : {}) });
-
-function storeWatch(w: Watch): IDataObject {
-	return {
-		head: iso(w.headMs),
-		final: iso(w.finalMs),
-		floor: iso(w.floorMs),
-		young: w.youngMs.map(iso),
-		seen: Object.fromEntries(w.seen),
-		...(w.gone.size > 0 ? { gone: [...w.gone] } : {}),
-		...(w.pending.length > 0 ? { pending: w.pending.map(storePart) } : {}),
-		tiesSeen: w.tiesSeenMs,
-		roundsSeen: w.roundsSeenMs,
-		offsets: w.offsets.map((o) => ({ at: iso(o.atMs), offsetMs: o.offsetMs })),
-	};
 }
 
 /** Replaces the state in the static data in place (n8n keeps the object it handed out), leaving the `keep` keys (the poll's lock). */
