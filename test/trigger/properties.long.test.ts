@@ -183,6 +183,21 @@ describe('counterexamples the soak found, kept as they were found', () => {
 		expectExactlyOnce(d.sent, jobs, d.clock.ms, activationUnfinished);
 	});
 
+	// Max Jobs per Poll 1 and a host that rounds fromDate down to the second: every head read buys
+	// the newest known job again (a row outside the range), so the poll's one row went to the head
+	// and the part its first head read left (1001) was never read: pending parts waited for rows
+	// the head always took, and the final look waited behind them. Rows outside the range asked no
+	// longer count against Max Jobs per Poll.
+	it('reads the part a head read left where Max Jobs per Poll is 1 and the host rounds the bounds, so every head read buys a known row again (soak seed 441947122)', async () => {
+		const postings: Posting[] = [
+			{ at: 1, lag: 0, tie: false, goneAfter: null, repostAfter: null },
+			{ at: 0, lag: 1, tie: false, goneAfter: null, repostAfter: null },
+		];
+		const settings: Partial<Settings> = { maxJobsPerPoll: 1, requestsPerMinute: 1, pollTimeMs: 36_000, delivery: 'asSoonAsSeen' };
+		const { jobs, d, activationUnfinished } = await run(postings, [1], settings, { roundBoundsMs: 1000 }, true);
+		expectExactlyOnce(d.sent, jobs, d.clock.ms, activationUnfinished);
+	});
+
 	// An activation read that a 503 cuts short (1,200 jobs in the Late Window: three pages) is read
 	// on the next poll, where a job posted in the index's usual delay before the activation cannot
 	// be told from one shown after it: it is sent rather than risk losing one (DESIGN.md), and no

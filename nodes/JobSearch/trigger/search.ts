@@ -176,9 +176,13 @@ export class SearchRun {
 		if (!this.watch) return await this.activate();
 		const endRows = this.reader.rows + rows;
 		const carried = this.watch.pending.length;
+		const outsideBefore = this.reader.outsideRows;
 		if (this.cheap) await this.probeClock();
 		else await this.reader.within(rows, async () => await this.readHead());
-		await this.reader.within(endRows - this.reader.rows, async () => await this.readPending(carried));
+		// Rows outside the range asked (a host that rounds the bounds) are no new jobs: a head read that buys one every poll
+		// would otherwise take the rows of Max Jobs per Poll 1 for good, and the parts behind it would never be read.
+		const outside = this.reader.outsideRows - outsideBefore;
+		await this.reader.within(endRows + outside - this.reader.rows, async () => await this.readPending(carried));
 	}
 
 	private async readHead(): Promise<void> {
