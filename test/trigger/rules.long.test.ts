@@ -112,6 +112,12 @@ describe('reading a part a poll could not finish', () => {
 		const d = await run(jobs, 3, { maxJobsPerPoll: 1, requestsPerMinute: 1 }, {}, 5);
 		expect(d.sent.sort()).toEqual(['1000', '1001']);
 	});
+
+	it('sends every job of an hour that holds more than a poll may read under Lowest Cost: the rest of a cut-short final read waits as a part', async () => {
+		const jobs = steady(T0 + 10 * MINUTE, T0 + 70 * MINUTE, 2 * MINUTE);
+		const d = await run(jobs, 6, { delivery: 'lowestCost', maxJobsPerPoll: 5 }, {}, 60);
+		expect(d.sent.sort()).toEqual(jobs.map((j) => j.uid).sort());
+	});
 });
 
 describe('the index clock', () => {
