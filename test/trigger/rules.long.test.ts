@@ -135,6 +135,18 @@ describe('hosts that deviate from the contract in ordinary ways', () => {
 		expectOnceWithinTheKey(await day({}, { roundBoundsMs: MINUTE }, 1));
 	});
 
+	// KNOWN BUG, found by a mutation sweep (2026-11-27), left open: with Max Jobs per Poll 1 the pending part's pages come
+	// back filled by the jobs of the rounded minute above its end, which the reader does not know to make room for (it
+	// learns the overreach only on the first page of each poll, and those rows use up the poll's rows): 6 of 8 jobs are never
+	// sent, and the part is bought again every poll (3 rows). It needs the overreach kept between polls, or rows outside
+	// the window not counted against Max Jobs per Poll without letting a host that ignores toDate buy page after page.
+	// When this passes, make it a plain \`it\`.
+	it.failing('reads every job of a minute one row a poll where the host rounds the bounds to whole minutes', async () => {
+		const jobs = Array.from({ length: 8 }, (_, i) => job(7000 + i, T0 + 10 * MINUTE + 1_000 + i * 7_000, T0 + 12 * MINUTE));
+		const d = await run(jobs, 4, { maxJobsPerPoll: 1 }, { roundBoundsMs: MINUTE });
+		expect(d.sent.sort()).toEqual(jobs.map((j) => j.uid).sort());
+	});
+
 	// The bench's shape (seed 7, one day): a whole read cut short by the requests left bought the
 	// same 300 rows every poll and never finished (28 jobs lost at Every Minute), and a late job in
 	// the millisecond of one of the import's was found by no look (1 lost at Every 5 Minutes).
