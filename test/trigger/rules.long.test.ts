@@ -135,13 +135,10 @@ describe('hosts that deviate from the contract in ordinary ways', () => {
 		expectOnceWithinTheKey(await day({}, { roundBoundsMs: MINUTE }, 1));
 	});
 
-	// KNOWN BUG, found by a mutation sweep (2026-11-27), left open: with Max Jobs per Poll 1 the pending part's pages come
-	// back filled by the jobs of the rounded minute above its end, which the reader does not know to make room for (it
-	// learns the overreach only on the first page of each poll, and those rows use up the poll's rows): 6 of 8 jobs are never
-	// sent, and the part is bought again every poll (3 rows). It needs the overreach kept between polls, or rows outside
-	// the window not counted against Max Jobs per Poll without letting a host that ignores toDate buy page after page.
-	// When this passes, make it a plain \`it\`.
-	it.failing('reads every job of a minute one row a poll where the host rounds the bounds to whole minutes', async () => {
+	// Found by a mutation sweep (2026-11-27): with Max Jobs per Poll 1 the pending part's pages came back filled by the
+	// jobs of the rounded minute above its end, and the reader learned how far the host rounds anew each poll, too late:
+	// 6 of 8 jobs were never sent, and the part was bought again every poll. The overreach is now kept between polls.
+	it('reads every job of a minute one row a poll where the host rounds the bounds to whole minutes', async () => {
 		const jobs = Array.from({ length: 8 }, (_, i) => job(7000 + i, T0 + 10 * MINUTE + 1_000 + i * 7_000, T0 + 12 * MINUTE));
 		const d = await run(jobs, 4, { maxJobsPerPoll: 1 }, { roundBoundsMs: MINUTE });
 		expect(d.sent.sort()).toEqual(jobs.map((j) => j.uid).sort());

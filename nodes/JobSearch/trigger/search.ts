@@ -87,6 +87,7 @@ export class SearchRun {
 			throwFirstFailure: false,
 		});
 		if (this.watch) this.known = new Known(this.watch, this.reader, knownElsewhere);
+		this.reader.overreachMs = this.watch?.overreachMs ?? 0;
 	}
 
 	get activating(): boolean {
@@ -148,6 +149,7 @@ export class SearchRun {
 		const nowMs = this.deps.now();
 		if (this.known!.tiesFound) this.watch!.tiesSeenMs = nowMs;
 		if (this.reader.outsideRows > 0) this.watch!.roundsSeenMs = nowMs;
+		this.watch!.overreachMs = this.reader.overreachMs;
 		if (!read.stuck) return read;
 		this.reader.warnings.push(`${this.reader.interruptedBy!.message}; that part is skipped so the newest jobs are still sent`);
 		this.reader.interruptedBy = undefined;
@@ -241,6 +243,7 @@ export class SearchRun {
 			pending: [],
 			tiesSeenMs: 0,
 			roundsSeenMs: 0,
+			overreachMs: this.reader.overreachMs,
 			offsets: [],
 		};
 		this.known = new Known(this.watch, this.reader, this.knownElsewhere);
