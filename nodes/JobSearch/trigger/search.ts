@@ -87,7 +87,6 @@ export class SearchRun {
 			throwFirstFailure: false,
 		});
 		if (this.watch) this.known = new Known(this.watch, this.reader, knownElsewhere);
-		this.reader.overreachMs = this.watch?.overreachMs ?? 0;
 	}
 
 	get activating(): boolean {
@@ -149,7 +148,6 @@ export class SearchRun {
 		const nowMs = this.deps.now();
 		if (this.known!.tiesFound) this.watch!.tiesSeenMs = nowMs;
 		if (this.reader.outsideRows > 0) this.watch!.roundsSeenMs = nowMs;
-		this.watch!.overreachMs = this.reader.overreachMs;
 		if (!read.stuck) return read;
 		this.reader.warnings.push(`${this.reader.interruptedBy!.message}; that part is skipped so the newest jobs are still sent`);
 		this.reader.interruptedBy = undefined;
@@ -243,7 +241,6 @@ export class SearchRun {
 			pending: [],
 			tiesSeenMs: 0,
 			roundsSeenMs: 0,
-			overreachMs: this.reader.overreachMs,
 			offsets: [],
 		};
 		this.known = new Known(this.watch, this.reader, this.knownElsewhere);

@@ -31,8 +31,6 @@ export interface Watch {
 	tiesSeenMs: number;
 	/** When the host last answered rows outside the range asked (it rounds the bounds; 0: never). */
 	roundsSeenMs: number;
-	/** The most an answer reached past the toDate asked (a host that rounds it up): a read makes room for the known jobs that far above its end. */
-	overreachMs: number;
 	/** Recent (createdAt − host time) of the newest job at head reads. */
 	offsets: { atMs: number; offsetMs: number }[];
 }
@@ -92,7 +90,6 @@ function readWatch(w: IDataObject): Watch {
 		pending: list(w.pending).map((p) => readPart(p as IDataObject)),
 		tiesSeenMs: finite(w.tiesSeen ?? 0),
 		roundsSeenMs: finite(w.roundsSeen ?? 0),
-		overreachMs: finite(w.overreachMs ?? 0),
 		offsets: list(w.offsets).map((o) => ({ atMs: time((o as IDataObject).at), offsetMs: finite((o as IDataObject).offsetMs) })),
 	};
 }
@@ -108,7 +105,6 @@ function storeWatch(w: Watch): IDataObject {
 		...(w.pending.length > 0 ? { pending: w.pending.map(storePart) } : {}),
 		tiesSeen: w.tiesSeenMs,
 		roundsSeen: w.roundsSeenMs,
-		overreachMs: w.overreachMs,
 		offsets: w.offsets.map((o) => ({ at: iso(o.atMs), offsetMs: o.offsetMs })),
 	};
 }
