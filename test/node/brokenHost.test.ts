@@ -81,6 +81,14 @@ describe('a 2xx that is not the service envelope', () => {
 		expect(error).toBeUndefined();
 	});
 
+	it('takes a total rounded down to the thousand as "at least", though the page holds more jobs, as a search engine reports large counts', async () => {
+		const jobs = Array.from({ length: 1_200 }, (_, i) => ({ uid: String(10_000 + i), title: 'T' }));
+		const { url } = await hostAnswering(200, { data: { jobs, total: 1_000 }, usage: envelope.usage });
+		const { error, output } = await runJobSearch(search({ simplify: false, limit: 1_200, options: { maxCreditUsd: 0 } }), { credentials: { apiKey: KEY, baseUrl: url } });
+		expect(error).toBeUndefined();
+		expect(output).toHaveLength(1_200);
+	});
+
 	it('succeeds when a retry after a bad 2xx gets the envelope', async () => {
 		host = await startScriptedHost((_req, res, index) => answer(res, 200, index === 0 ? '<html>busy</html>' : envelope));
 		const { error } = await runJobSearch(search(), { credentials: { apiKey: KEY, baseUrl: host.url } });

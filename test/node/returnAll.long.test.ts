@@ -110,6 +110,26 @@ describe('Return All past the 10,000 rows of one call', () => {
 		expect(run.output.slice(1).some((item) => item.json.usage !== undefined)).toBe(false);
 	});
 
+	it('reads on past a full page whose total a host rounded down to the thousand, returning every one of the jobs once', async () => {
+		// A search engine in front of the service reports 1,000 or more matches rounded down to a thousand, at most
+		// 10,000: the first full page of 10,000 holds as many jobs as that total, yet more are left.
+		const rounding = await startProxy(service.server.url, {
+			reshapeAnswer: (answer) => {
+				const data = answer.data as { total?: number } | undefined;
+				if (data?.total !== undefined && data.total >= 1_000) data.total = Math.min(10_000, Math.floor(data.total / 1_000) * 1_000);
+			},
+		});
+		try {
+			const { credentials } = await service.account('enterprise');
+			const run = await runJobSearch(returnAll(), { credentials: { ...credentials, baseUrl: rounding.url } });
+			expect(run.error).toBeUndefined();
+			expect(rounding.bodies[0].limit).toBe(10_000);
+			expect(run.output.map((item) => item.json.uid)).toEqual(expectedUids(service));
+		} finally {
+			await rounding.close();
+		}
+	});
+
 	it('asks each further page for the same search up to the oldest createdAt read, for no more rows than are left', async () => {
 		const { credentials } = await throughProxy();
 		const run = await runJobSearch(returnAll(), { credentials });

@@ -25,6 +25,8 @@ export interface ProxyHooks {
 	 * only when the returned promise settles, so a test can let another request's answer go first.
 	 */
 	holdAnswer?(body: Record<string, unknown>): Promise<void> | undefined;
+	/** Rewrites each 2xx JSON answer before the client gets it: a search engine in front of the service that reports differently. */
+	reshapeAnswer?(answer: Record<string, unknown>): void;
 }
 
 function jsonOf(body: Buffer): Record<string, unknown> {
@@ -36,7 +38,7 @@ function jsonOf(body: Buffer): Record<string, unknown> {
 }
 
 /** A pass-through proxy in front of the reference server: the real service, watched or slowed. */
-export async function startProxy(target: string, { holdFirst = 0, afterAnswer, holdAnswer }: ProxyHooks = {}): Promise<Proxy> {
+export async function startProxy(target: string, { holdFirst = 0, afterAnswer, holdAnswer, reshapeAnswer }: ProxyHooks = {}): Promise<Proxy> {
 	const upstream = new URL(target);
 	const bodies: Array<Record<string, unknown>> = [];
 	const held: Array<() => void> = [];
@@ -61,8 +63,17 @@ export async function startProxy(target: string, { holdFirst = 0, afterAnswer, h
 							afterAnswer?.(++answered);
 							const answer = () => {
 								inFlight--;
-								res.writeHead(reply.statusCode ?? 502, reply.headers);
-								res.end(Buffer.concat(back));
+								const status = reply.statusCode ?? 502;
+								let body = Buffer.concat(back);
+								const headers = { ...reply.headers };
+								if (reshapeAnswer && status >= 200 && status < 300) {
+									const json = jsonOf(body);
+									reshapeAnswer(json);
+									body = Buffer.from(JSON.stringify(json));
+									headers['content-length'] = String(body.length);
+								}
+								res.writeHead(status, headers);
+								res.end(body);
 							};
 							const hold = holdAnswer?.(jsonOf(sent));
 							if (hold) void hold.then(answer);

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { MAX_ROWS_PER_CALL } from '../filters';
+import { isExactTotal } from '../transport/envelope';
 
 /** Both ends inclusive, in epoch milliseconds; no `toMs` means "up to now". */
 export interface TimeRange {
@@ -65,15 +66,6 @@ export interface CountRead {
 	total: number;
 	/** False when `total` is a search engine's round figure (see isExactTotal): the window holds at least that many. */
 	exact: boolean;
-}
-
-/**
- * Whether a `total` is a count rather than a rounded figure. Search engines report large counts
- * rounded down to a thousand: a total of 1,000 or more that is a whole number of thousands may
- * stand for more. A count that is exactly 2,000 is treated the same way (one request more).
- */
-export function isExactTotal(total: number): boolean {
-	return total < 1_000 || total % 1_000 !== 0;
 }
 
 /** Why a read stopped: its page brought nothing new, so the next page would be the same one, billed again. */

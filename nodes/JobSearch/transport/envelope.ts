@@ -22,6 +22,15 @@ export interface ToolResult<T = IDataObject> {
 
 export type EnvelopeCheck<T> = { ok: true; result: ToolResult<T> } | { ok: false; problem: string };
 
+/**
+ * Whether a `total` is a count rather than a rounded figure. Search engines report large counts
+ * rounded down to a thousand: a total of 1,000 or more that is a whole number of thousands may
+ * stand for more. A count that is exactly 2,000 is treated the same way (one request more).
+ */
+export function isExactTotal(total: number): boolean {
+	return total < 1_000 || total % 1_000 !== 0;
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -54,10 +63,11 @@ export function checkEnvelope<T>(tool: ToolName, body: unknown): EnvelopeCheck<T
 	if (tool === 'search_jobs' && !Number.isSafeInteger(body.data.total)) {
 		return { ok: false, problem: 'JSON without an integer "data.total"' };
 	}
-	// The walk ends when a page holds its whole total: fewer than the distinct jobs sent is not the
-	// service's count (a uid repeated in the answer, as a search engine's join may, is one job).
+	// The walk ends when a page holds its whole total: an exact one fewer than the distinct jobs sent is not
+	// the service's count (a uid repeated in the answer, as a search engine's join may, is one job). A
+	// rounded one says only "at least": a page of 1,500 may come with a total of 1,000.
 	const distinct = tool === 'search_jobs' ? new Set((body.data.jobs as { uid?: unknown }[]).map((job) => String(job?.uid))).size : 0;
-	if (tool === 'search_jobs' && (body.data.total as number) < distinct) {
+	if (tool === 'search_jobs' && isExactTotal(body.data.total as number) && (body.data.total as number) < distinct) {
 		return { ok: false, problem: `a "data.total" of ${body.data.total as number}, fewer than its ${distinct} jobs` };
 	}
 	const usage = body.usage;
