@@ -113,6 +113,18 @@ describe('reading a part a poll could not finish', () => {
 		expect(d.sent.sort()).toEqual(['1000', '1001']);
 	});
 
+	// Found by a mutation sweep: nothing noticed a read ended by a full page whose oldest job stands at the range's first millisecond.
+	it('sends on the poll that first sees them all 700 jobs of a bulk import posted in the millisecond after the newest known job', async () => {
+		const known = job(1, T0 + 10 * MINUTE + 7, T0 + 11 * MINUTE);
+		const bulk = Array.from({ length: 700 }, (_, i) => job(2000 + i, known.createdMs + 1, T0 + 16 * MINUTE));
+		const d = await run([known, ...bulk], 0.25);
+		expect(d.sent).toEqual(['1']);
+		const out = await d.poll(T0 + 16 * MINUTE);
+		expect(out.emit).toHaveLength(700);
+		await d.pollUntil(T0 + 3 * HOUR);
+		expect(d.sent).toHaveLength(701);
+	});
+
 	it('sends every job of an hour that holds more than a poll may read under Lowest Cost: the rest of a cut-short final read waits as a part', async () => {
 		const jobs = steady(T0 + 10 * MINUTE, T0 + 70 * MINUTE, 2 * MINUTE);
 		const d = await run(jobs, 6, { delivery: 'lowestCost', maxJobsPerPoll: 5 }, {}, 60);
