@@ -132,6 +132,17 @@ describe('reading a part a poll could not finish', () => {
 	});
 });
 
+describe('activation', () => {
+	// The final look reads whole where createdAt are whole minutes: it waits for the activation's part, which alone knows
+	// which of its jobs were there before the activation (found by a mutation sweep: nothing noticed the wait).
+	it('sends no job posted before the activation where a 503 cut the activation read short, createdAt are whole minutes and Max Jobs per Poll is small', async () => {
+		const before: IndexedJob[] = Array.from({ length: 1200 }, (_, i) => ({ uid: String(10_000 + i), createdMs: T0 - 75 * MINUTE + Math.floor(i / 16) * MINUTE, visibleMs: T0 - MINUTE }));
+		const after: IndexedJob[] = Array.from({ length: 36 }, (_, i) => ({ uid: String(20_000 + i), createdMs: T0 + (10 + 5 * i) * MINUTE, visibleMs: T0 + (11 + 5 * i) * MINUTE }));
+		const d = await run([...before, ...after], 4, { maxJobsPerPoll: 20 }, { outages: [{ fromMs: T0 + 1, toMs: T0 + 30_000 }] });
+		expect(d.sent.sort()).toEqual(after.map((j) => j.uid).sort());
+	});
+});
+
 describe('the index clock', () => {
 	// Found by a mutation sweep: nothing noticed n8n's clock taken for the index's where no job was seen lately.
 	it('Lowest Cost loses no job shown 55 minutes after its posting where n8n runs 10 minutes ahead of the index and nothing was seen before it', async () => {
