@@ -20,6 +20,8 @@ import {
 	YOUNG_LOOK_AGES_MS,
 } from './tunables';
 
+const MINUTE_MS = 60_000;
+
 /** What one search's reading in one poll came to. */
 export interface SearchResult {
 	state: SearchState;
@@ -134,16 +136,22 @@ export class SearchRun {
 		this.watch!.offsets = [...this.watch!.offsets.filter((o) => o.offsetMs > offsetMs && o.atMs > nowMs - MEMORY_MS), { atMs: nowMs, offsetMs }];
 	}
 
+	/** Whether the host answered rows outside the range asked lately: it rounds the bounds (DESIGN.md assumes to whole minutes at most). */
+	private rounds(): boolean {
+		return this.watch!.roundsSeenMs > this.deps.now() - MEMORY_MS;
+	}
+
 	/** Whether final looks read whole: late ties hide in known milliseconds, or the host rounds the bounds. */
 	private coarse(): boolean {
-		const sinceMs = this.deps.now() - MEMORY_MS;
-		const { tiesSeenMs, roundsSeenMs, floorMs } = this.watch!;
-		return tiesSeenMs > sinceMs || roundsSeenMs > sinceMs || this.known!.wholeMinutes() || this.known!.chanceTies(floorMs) >= CHANCE_TIES_WHOLE;
+		const { tiesSeenMs, floorMs } = this.watch!;
+		return tiesSeenMs > this.deps.now() - MEMORY_MS || this.rounds() || this.known!.wholeMinutes() || this.known!.chanceTies(floorMs) >= CHANCE_TIES_WHOLE;
 	}
 
 	/** Reads a range and takes in its jobs. A read the host keeps answering with the same rows is reported and taken as done. */
 	private async read(range: TimeRange, lateBeforeMs: number, learnBeforeMs?: number): Promise<RangeRead> {
-		const read = await this.reader.readRange(range, this.known!.at);
+		// Where the host rounds toDate up, the known jobs of the rest of the end's minute come back first: the page makes room for them.
+		const upToMs = (ms: number) => (this.rounds() ? Math.ceil(ms / MINUTE_MS) * MINUTE_MS : ms);
+		const read = await this.reader.readRange(range, (ms) => this.known!.at(ms, upToMs(ms)));
 		this.known!.absorb(read, lateBeforeMs, learnBeforeMs);
 		const nowMs = this.deps.now();
 		if (this.known!.tiesFound) this.watch!.tiesSeenMs = nowMs;
@@ -325,7 +333,7 @@ export class SearchRun {
 	/** Freshness with the requests left: stretches asked again at each young age; not where the host rounds (a stretch would buy its neighbours). */
 	async youngLooks(share: number): Promise<void> {
 		const watch = this.watch;
-		if (!watch || this.firstPoll || this.cheap || watch.roundsSeenMs > this.deps.now() - MEMORY_MS) return;
+		if (!watch || this.firstPoll || this.cheap || this.rounds()) return;
 		this.share(share);
 		const indexNowMs = this.indexNowMs();
 		for (const [k, ageMs] of YOUNG_LOOK_AGES_MS.entries()) {
