@@ -441,7 +441,8 @@ describe('standing filters', () => {
 });
 
 describe('a busy index', () => {
-	it('answers a search over a day of 1,500 postings an hour, every shape on, in well under 10 ms', () => {
+	// How fast it answers is the server bench's to measure (`npm run bench server`), side by side with a full scan.
+	it('answers a search over a day of 1,500 postings an hour, every shape on, as a full scan of the same store does', () => {
 		const { clock, store } = liveStore(
 			{
 				model: 'out-of-order',
@@ -460,16 +461,13 @@ describe('a busy index', () => {
 			clock.advance(MINUTE);
 			store.visible();
 		}
-		// CPU time, not wall time: other processes on a loaded machine do not slow this one's figure.
-		const searches = 30;
-		const started = process.cpuUsage();
-		for (let i = 0; i < searches; i++) {
-			clock.advance(1000);
-			const { jobs, total } = find(store, { fromDate: iso(store.now() - DAY), limit: 1000, 'client.paymentMethodVerified': true });
-			expect(jobs).toHaveLength(1000);
-			expect(total).toBe(10_000);
-		}
-		const used = process.cpuUsage(started);
-		expect((used.user + used.system) / 1000 / searches).toBeLessThan(10);
+		const query = compileQuery({ fromDate: iso(store.now() - DAY), limit: 1000, 'client.paymentMethodVerified': true }, store.now());
+		const { jobs, total } = search(store, query, store.answerShape());
+		expect(jobs).toHaveLength(1000);
+		expect(total).toBe(10_000);
+		// The order within a millisecond changes on every request (unstable ties): the posting times are what must agree.
+		const scanned = searchByFullScan(store, query);
+		expect(scanned.total).toBeGreaterThan(10_000);
+		expect(jobs.map((job) => job.createdAt)).toEqual(scanned.jobs.map((job) => job.createdAt));
 	});
 });
