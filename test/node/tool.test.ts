@@ -2,6 +2,7 @@ import { TOOL_DESCRIPTION_CHARS } from '../../nodes/JobSearch/output';
 import { getJob, runJobSearch, search } from './helpers';
 import { useTestService } from '../support/service';
 import { callAsTool, fromAi } from './toolHarness';
+import { startProxy } from '../support/proxy';
 
 const service = useTestService();
 
@@ -50,6 +51,24 @@ describe('Job Search as an AI Agent tool', () => {
 		expect(result!.note).toBe(
 			`Returned 20 of ${total} matching jobs, newest first: capped by the tool's row cap of 20 per call (100 were asked). Ask with narrower filters (a shorter search period, more keywords, a budget) rather than for more rows.`,
 		);
+	});
+
+	it('tells the model that a total of whole thousands, as search engines report large counts, is "at least" that many', async () => {
+		const { credentials } = await service.account('pro');
+		// A search engine in front of the service that reports its count in whole thousands (1,000 for these 300 jobs).
+		const rounding = await startProxy(service.server.url, {
+			reshapeAnswer: (answer) => {
+				const data = answer.data as { total?: number } | undefined;
+				if (data?.total !== undefined) data.total = Math.max(1_000, data.total);
+			},
+		});
+		try {
+			const { result } = await callAsTool(search({ limit: fromAi('howMany', 'number') }), { howMany: 3 }, { ...credentials, baseUrl: rounding.url });
+			expect(result!.total).toBe(1_000);
+			expect(result!.note).toMatch(/^Returned 3 of at least 1,000 matching jobs, newest first, /);
+		} finally {
+			await rounding.close();
+		}
 	});
 
 	it('tells the model that its own limit cut the rows, and by which argument to get more', async () => {

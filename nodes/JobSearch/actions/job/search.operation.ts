@@ -26,6 +26,7 @@ import {
 import { numberOption } from '../../filters/numberOption';
 import { DEFAULT_MAX_CREDIT_USD, MICROCENTS_PER_USD, PRICE_MICROCENTS, formatUsd } from '../../service/pricing';
 import type { SearchJobsData, ToolResult, ToolUsage } from '../../transport';
+import { isExactTotal } from '../../transport/envelope';
 import { operationError } from '../../transport/errors';
 import { aboutFields, argumentsOf, type FieldAtFault } from '../common/toolAnswer';
 import { isToolCall, readToolOutput } from '../common/toolOutput';
@@ -200,7 +201,8 @@ const count = (n: number) => n.toLocaleString('en-US');
 function toolNote(returned: number, total: number, rows: ToolRows | undefined, limitArgument: string | undefined): string | undefined {
 	if (total === 0) return 'No job matched these filters. Nothing was charged. Widen them to find some, e.g. a longer search period or fewer keywords.';
 	if (returned >= total || rows === undefined) return undefined;
-	const head = `Returned ${count(returned)} of ${count(total)} matching jobs, newest first`;
+	// A search engine reports a large count rounded down to the thousand: the model is not told it is exact.
+	const head = `Returned ${count(returned)} of ${isExactTotal(total) ? '' : 'at least '}${count(total)} matching jobs, newest first`;
 	if (rows.asked > rows.cap) {
 		return `${head}: capped by the tool's row cap of ${count(rows.cap)} per call${Number.isFinite(rows.asked) ? ` (${count(rows.asked)} were asked)` : ''}. Ask with narrower filters (a shorter search period, more keywords, a budget) rather than for more rows.`;
 	}
