@@ -1,6 +1,6 @@
 import { TOOL_DESCRIPTION_CHARS } from '../../nodes/JobSearch/output';
 import { getJob, runJobSearch, search } from './helpers';
-import { useTestService } from '../support/service';
+import { startTestService, useTestService } from '../support/service';
 import { callAsTool, fromAi } from './toolHarness';
 import { startProxy } from '../support/proxy';
 
@@ -68,6 +68,27 @@ describe('Job Search as an AI Agent tool', () => {
 			expect(result!.note).toMatch(/^Returned 3 of at least 1,000 matching jobs, newest first, /);
 		} finally {
 			await rounding.close();
+		}
+	});
+
+	it('tells the model more may match where it returned as many jobs as a total of whole thousands says', async () => {
+		const big = await startTestService({ jobs: 1_500 });
+		// A search engine in front of the service that rounds its count down to the thousand: 1,500 are reported as 1,000.
+		const rounding = await startProxy(big.server.url, {
+			reshapeAnswer: (answer) => {
+				const data = answer.data as { total?: number } | undefined;
+				if (data?.total !== undefined && data.total >= 1_000) data.total = Math.floor(data.total / 1_000) * 1_000;
+			},
+		});
+		try {
+			const { credentials } = await big.account('enterprise');
+			const tool = search({ limit: fromAi('howMany', 'number'), toolMaxJobs: 1_000, options: { maxCreditUsd: 0 } });
+			const { result } = await callAsTool(tool, { howMany: 1_000 }, { ...credentials, baseUrl: rounding.url });
+			expect(result!.jobs).toHaveLength(1_000);
+			expect(result!.note).toMatch(/^Returned 1,000 of at least 1,000 matching jobs, newest first, as many as the limit asked \(1,000\)\./);
+		} finally {
+			await rounding.close();
+			await big.server.close();
 		}
 	});
 

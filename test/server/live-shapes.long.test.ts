@@ -4,6 +4,7 @@ import { approximateTotal, resolveLiveOptions, type LiveOptions } from '../../se
 import { compileQuery, search, searchByFullScan, type SearchBody } from '../../server/search';
 import { compareEntries, JobStore, type Entry } from '../../server/store';
 import { propertyParameters } from '../support/property';
+import { busiestLiveMode } from '../../bench/server.bench';
 import { startTestServer, T0 } from './helpers';
 
 const MINUTE = 60_000;
@@ -442,21 +443,8 @@ describe('standing filters', () => {
 
 describe('a busy index', () => {
 	// How fast it answers is the server bench's to measure (`npm run bench server`), side by side with a full scan.
-	it('answers a search over a day of 1,500 postings an hour, every shape on, as a full scan of the same store does', () => {
-		const { clock, store } = liveStore(
-			{
-				model: 'out-of-order',
-				postingsPerHour: 1500,
-				arrivals: 'poisson',
-				approximateTotals: true,
-				unstableTieOrder: true,
-				roundCreatedAtMs: 1000,
-				repostShare: 0.05,
-				bursts: [{ at: T0 + 2 * HOUR, count: 3000, spreadMs: 2 * MINUTE }],
-			},
-			1,
-			2000,
-		);
+	it('answers a search over a day of 1,500 postings an hour, every shape on, with the posting times a full scan finds', () => {
+		const { clock, store } = liveStore(busiestLiveMode(T0), 1, 2000);
 		for (let minute = 0; minute < 25 * 60; minute++) {
 			clock.advance(MINUTE);
 			store.visible();

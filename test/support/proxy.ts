@@ -66,10 +66,11 @@ export async function startProxy(target: string, { holdFirst = 0, afterAnswer, h
 								const status = reply.statusCode ?? 502;
 								let body = Buffer.concat(back);
 								const headers = { ...reply.headers };
-								if (reshapeAnswer && status >= 200 && status < 300) {
-									const json = jsonOf(body);
+								const json = reshapeAnswer && status >= 200 && status < 300 ? jsonOf(body) : {};
+								if (reshapeAnswer && Object.keys(json).length > 0) {
 									reshapeAnswer(json);
 									body = Buffer.from(JSON.stringify(json));
+									delete headers['transfer-encoding'];
 									headers['content-length'] = String(body.length);
 								}
 								res.writeHead(status, headers);

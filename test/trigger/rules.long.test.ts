@@ -114,7 +114,7 @@ describe('reading a part a poll could not finish', () => {
 	});
 
 	// Found by a mutation sweep: nothing noticed a read ended by a full page whose oldest job stands at the range's first millisecond.
-	it('sends on the poll that first sees them all 700 jobs of a bulk import posted in the millisecond after the newest known job', async () => {
+	it('sends all 700 jobs of a bulk import posted in the millisecond after the newest known job on the poll that first sees them', async () => {
 		const known = job(1, T0 + 10 * MINUTE + 7, T0 + 11 * MINUTE);
 		const bulk = Array.from({ length: 700 }, (_, i) => job(2000 + i, known.createdMs + 1, T0 + 16 * MINUTE));
 		const d = await run([known, ...bulk], 0.25);

@@ -156,8 +156,8 @@ export class Reader {
 
 	/**
 	 * Reads one window to its end, or until the budget is spent or a page brings nothing new.
-	 * `knownAt` counts the jobs the caller knows at a millisecond: a page asks for that many more,
-	 * as they come back first at an inclusive boundary.
+	 * `knownAt` counts the jobs the caller knows at a millisecond (or just above it, where the host
+	 * rounds the bounds): a page asks for that many more, as they come back first at its boundary.
 	 */
 	async readRange(range: TimeRange, knownAt: (ms: number) => number = () => 0): Promise<RangeRead> {
 		const { fromMs } = range;

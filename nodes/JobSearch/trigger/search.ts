@@ -136,9 +136,9 @@ export class SearchRun {
 		this.watch!.offsets = [...this.watch!.offsets.filter((o) => o.offsetMs > offsetMs && o.atMs > nowMs - MEMORY_MS), { atMs: nowMs, offsetMs }];
 	}
 
-	/** Whether the host answered rows outside the range asked lately: it rounds the bounds (DESIGN.md assumes to whole minutes at most). */
+	/** Whether the host answered rows outside the range asked, in this poll or lately: it rounds the bounds (to whole minutes at most: DESIGN.md). */
 	private rounds(): boolean {
-		return this.watch!.roundsSeenMs > this.deps.now() - MEMORY_MS;
+		return this.reader.outsideRows > 0 || this.watch!.roundsSeenMs > this.deps.now() - MEMORY_MS;
 	}
 
 	/** Whether final looks read whole: late ties hide in known milliseconds, or the host rounds the bounds. */

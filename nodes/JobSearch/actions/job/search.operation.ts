@@ -200,7 +200,7 @@ const count = (n: number) => n.toLocaleString('en-US');
  */
 function toolNote(returned: number, total: number, rows: ToolRows | undefined, limitArgument: string | undefined): string | undefined {
 	if (total === 0) return 'No job matched these filters. Nothing was charged. Widen them to find some, e.g. a longer search period or fewer keywords.';
-	if (returned >= total || rows === undefined) return undefined;
+	if (rows === undefined || (returned >= total && isExactTotal(total))) return undefined;
 	// A search engine reports a large count rounded down to the thousand: the model is not told it is exact.
 	const head = `Returned ${count(returned)} of ${isExactTotal(total) ? '' : 'at least '}${count(total)} matching jobs, newest first`;
 	if (rows.asked > rows.cap) {
