@@ -172,6 +172,17 @@ describe('hosts that deviate from the contract in ordinary ways', () => {
 		expect(d.sent.sort()).toEqual(jobs.map((j) => j.uid).sort());
 	});
 
+	// KNOWN BUG, left open (found by a review, 2026-11-27): a host that rounds the bounds to whole minutes cannot be paged
+	// within a minute, and jobs of the minute above a page's end that no read has taken in yet (here the second half of a
+	// bulk import, shown 7 minutes after the first) fill the page: the part is reported as a host ignoring toDate and
+	// skipped: 2,313 of 3,000 sent, for 101,800 rows (about 4,500 where the host does not round). A fix reads such a host in
+	// whole minutes, a page holding a whole minute. Then make it `it`.
+	it.failing('sends every job of a bulk import of 3,000 in two minutes, shown in two halves, where the host rounds the bounds to whole minutes', async () => {
+		const jobs = Array.from({ length: 3000 }, (_, i) => job(100_000 + i, T0 + 10 * MINUTE + Math.floor(i / 25) * 1_000 + 3, T0 + (i % 2 === 0 ? 13 : 20) * MINUTE));
+		const d = await run(jobs, 3, {}, { roundBoundsMs: MINUTE });
+		expect(new Set(d.sent).size).toBe(3000);
+	});
+
 	// The bench's shape (seed 7, one day): a whole read cut short by the requests left bought the
 	// same 300 rows every poll and never finished (28 jobs lost at Every Minute), and a late job in
 	// the millisecond of one of the import's was found by no look (1 lost at Every 5 Minutes).
