@@ -136,7 +136,7 @@ export class SearchRun {
 		this.watch!.offsets = [...this.watch!.offsets.filter((o) => o.offsetMs > offsetMs && o.atMs > nowMs - MEMORY_MS), { atMs: nowMs, offsetMs }];
 	}
 
-	/** Whether the host answered rows outside the range asked, in this poll or lately: it rounds the bounds (to whole minutes at most: DESIGN.md). */
+	/** Whether the host answered rows outside the range asked, in this poll or lately: it rounds the bounds (DESIGN.md, assumption 6). */
 	private rounds(): boolean {
 		return this.reader.outsideRows > 0 || this.watch!.roundsSeenMs > this.deps.now() - MEMORY_MS;
 	}
