@@ -157,9 +157,10 @@ export class Reader {
 	/**
 	 * Reads one window to its end, or until the budget is spent or a page brings nothing new.
 	 * `knownAt` counts the jobs the caller knows at a millisecond (or just above it, where the host
-	 * rounds the bounds): a page asks for that many more, as they come back first at its boundary.
+	 * rounds the bounds): a page asks for that many more, as they come back first at its boundary;
+	 * `upToMs` says how far above it the host answers (its rounding), for the jobs of this read.
 	 */
-	async readRange(range: TimeRange, knownAt: (ms: number) => number = () => 0): Promise<RangeRead> {
+	async readRange(range: TimeRange, knownAt: (ms: number) => number = () => 0, upToMs = (ms: number) => ms): Promise<RangeRead> {
 		const { fromMs } = range;
 		const shown = new Set<string>();
 		let toMs = range.toMs;
@@ -169,7 +170,7 @@ export class Reader {
 		for (;;) {
 			if (this.spent()) return { complete: false, unread: { fromMs, toMs }, shown };
 			// The jobs already read at (or, on a rounding host, just past) the boundary come back first.
-			const again = toMs === undefined ? 0 : Math.max(this.readIn(toMs, toMs + this.overreachMs, shown), knownAt(toMs));
+			const again = toMs === undefined ? 0 : Math.max(this.readIn(toMs, Math.max(toMs + this.overreachMs, upToMs(toMs)), shown), knownAt(toMs));
 			if (again >= MAX_ROWS_PER_CALL) {
 				// One request returns at most that many: the rest of this millisecond cannot be asked for.
 				const most = MAX_ROWS_PER_CALL.toLocaleString('en-US');

@@ -149,9 +149,9 @@ export class SearchRun {
 
 	/** Reads a range and takes in its jobs. A read the host keeps answering with the same rows is reported and taken as done. */
 	private async read(range: TimeRange, lateBeforeMs: number, learnBeforeMs?: number): Promise<RangeRead> {
-		// Where the host rounds toDate up, the known jobs of the rest of the end's minute come back first: the page makes room for them.
+		// Where the host rounds toDate up, the jobs of the rest of the end's minute come back first: a page makes room for those known or read.
 		const upToMs = (ms: number) => (this.rounds() ? Math.ceil(ms / MINUTE_MS) * MINUTE_MS : ms);
-		const read = await this.reader.readRange(range, (ms) => this.known!.at(ms, upToMs(ms)));
+		const read = await this.reader.readRange(range, (ms) => this.known!.at(ms, upToMs(ms)), upToMs);
 		this.known!.absorb(read, lateBeforeMs, learnBeforeMs);
 		const nowMs = this.deps.now();
 		if (this.known!.tiesFound) this.watch!.tiesSeenMs = nowMs;
@@ -294,13 +294,14 @@ export class SearchRun {
 		const known = this.known!;
 		const dueMs = this.indexNowMs() - this.settings.lateWindowMs;
 		let endMs = this.headComplete || this.cheap ? dueMs : Math.min(dueMs, watch.headMs);
+		if (this.rounds()) endMs = Math.floor(endMs / MINUTE_MS) * MINUTE_MS;
 		for (const part of watch.pending) if (part.toMs > watch.finalMs) endMs = Math.min(endMs, part.fromMs - 1);
 		if (endMs - watch.finalMs < LOOK_STEP_MS) return;
 		const whole = this.cheap || this.coarse();
 		while (watch.finalMs < endMs && !this.reader.spent()) {
 			const lagging = dueMs - watch.finalMs > FINAL_LAG_MAX_MS + this.settings.intervalMs;
 			if (whole || lagging) {
-				const toMs = known.partEnd(watch.finalMs, whole ? endMs : Math.min(endMs, dueMs - FINAL_LAG_MAX_MS - this.settings.intervalMs), PART_MAX_KNOWN);
+				const toMs = this.partEnd(watch.finalMs, whole ? endMs : Math.min(endMs, dueMs - FINAL_LAG_MAX_MS - this.settings.intervalMs));
 				if (!(await this.readPart({ fromMs: watch.finalMs + 1, toMs }))) return;
 				if (watch.floorMs === watch.finalMs) watch.floorMs = toMs;
 				watch.finalMs = toMs;
@@ -316,13 +317,20 @@ export class SearchRun {
 		if (this.cheap) watch.headMs = Math.max(watch.headMs, watch.finalMs);
 	}
 
+	/** The end of a part read whole or counted after `fromMs`; where the host rounds the bounds, on a whole minute, so that no minute is split. */
+	private partEnd(fromMs: number, toMs: number): number {
+		const endMs = this.known!.partEnd(fromMs, toMs, PART_MAX_KNOWN);
+		if (!this.rounds()) return endMs;
+		return Math.min(toMs, Math.max(Math.floor(endMs / MINUTE_MS) * MINUTE_MS, Math.ceil((fromMs + 1) / MINUTE_MS) * MINUTE_MS));
+	}
+
 	/** Counts what had its final look hourly: more jobs than known means one shown late in a known millisecond, so the part is read whole. */
 	private async settle(): Promise<void> {
 		const watch = this.watch!;
 		while (watch.floorMs < watch.finalMs && !this.reader.spent()) {
 			const ageMs = this.indexNowMs() - this.settings.lateWindowMs - watch.floorMs;
 			if (watch.finalMs - watch.floorMs < COUNT_EVERY_MS && ageMs < COUNT_EVERY_MS) return;
-			const part = { fromMs: watch.floorMs + 1, toMs: this.known!.partEnd(watch.floorMs, watch.finalMs, PART_MAX_KNOWN) };
+			const part = { fromMs: watch.floorMs + 1, toMs: this.partEnd(watch.floorMs, watch.finalMs) };
 			const count = await this.reader.count(part);
 			if (!count) return;
 			if ((!count.exact || count.total > this.known!.activeIn(part)) && !(await this.readPart(part))) return;
