@@ -63,11 +63,15 @@ export class Known {
 		return count;
 	}
 
-	/** An end t <= toMs such that (fromMs, t] holds at most `most` known jobs (or one millisecond's, if more share it). */
-	partEnd(fromMs: number, toMs: number, most: number): number {
+	/**
+	 * An end t <= toMs such that (fromMs, t] holds at most `most` known jobs (or one millisecond's, if more share it);
+	 * on a whole minute (the first past `fromMs`, at least) where the host rounds the bounds: no minute is split.
+	 */
+	partEnd(fromMs: number, toMs: number, most: number, onWholeMinutes = false): number {
 		const times = [...this.watch.seen.values()].filter((ms) => ms > fromMs && ms <= toMs).sort((a, b) => a - b);
-		if (times.length <= most) return toMs;
-		return times[most] > times[0] ? times[most] - 1 : times[0];
+		const endMs = times.length <= most ? toMs : times[most] > times[0] ? times[most] - 1 : times[0];
+		if (!onWholeMinutes) return endMs;
+		return Math.min(toMs, Math.max(Math.floor(endMs / MINUTE_MS) * MINUTE_MS, Math.ceil((fromMs + 1) / MINUTE_MS) * MINUTE_MS));
 	}
 
 	/** The stretches of `range` between known jobs' milliseconds, oldest first, outside `holes`: asking one is free when nothing is new. */

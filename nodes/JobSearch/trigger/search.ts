@@ -301,7 +301,7 @@ export class SearchRun {
 		while (watch.finalMs < endMs && !this.reader.spent()) {
 			const lagging = dueMs - watch.finalMs > FINAL_LAG_MAX_MS + this.settings.intervalMs;
 			if (whole || lagging) {
-				const toMs = this.partEnd(watch.finalMs, whole ? endMs : Math.min(endMs, dueMs - FINAL_LAG_MAX_MS - this.settings.intervalMs));
+				const toMs = known.partEnd(watch.finalMs, whole ? endMs : Math.min(endMs, dueMs - FINAL_LAG_MAX_MS - this.settings.intervalMs), PART_MAX_KNOWN, this.rounds());
 				if (!(await this.readPart({ fromMs: watch.finalMs + 1, toMs }))) return;
 				if (watch.floorMs === watch.finalMs) watch.floorMs = toMs;
 				watch.finalMs = toMs;
@@ -317,20 +317,13 @@ export class SearchRun {
 		if (this.cheap) watch.headMs = Math.max(watch.headMs, watch.finalMs);
 	}
 
-	/** The end of a part read whole or counted after `fromMs`; where the host rounds the bounds, on a whole minute, so that no minute is split. */
-	private partEnd(fromMs: number, toMs: number): number {
-		const endMs = this.known!.partEnd(fromMs, toMs, PART_MAX_KNOWN);
-		if (!this.rounds()) return endMs;
-		return Math.min(toMs, Math.max(Math.floor(endMs / MINUTE_MS) * MINUTE_MS, Math.ceil((fromMs + 1) / MINUTE_MS) * MINUTE_MS));
-	}
-
 	/** Counts what had its final look hourly: more jobs than known means one shown late in a known millisecond, so the part is read whole. */
 	private async settle(): Promise<void> {
 		const watch = this.watch!;
 		while (watch.floorMs < watch.finalMs && !this.reader.spent()) {
 			const ageMs = this.indexNowMs() - this.settings.lateWindowMs - watch.floorMs;
 			if (watch.finalMs - watch.floorMs < COUNT_EVERY_MS && ageMs < COUNT_EVERY_MS) return;
-			const part = { fromMs: watch.floorMs + 1, toMs: this.partEnd(watch.floorMs, watch.finalMs) };
+			const part = { fromMs: watch.floorMs + 1, toMs: this.known!.partEnd(watch.floorMs, watch.finalMs, PART_MAX_KNOWN, this.rounds()) };
 			const count = await this.reader.count(part);
 			if (!count) return;
 			if ((!count.exact || count.total > this.known!.activeIn(part)) && !(await this.readPart(part))) return;
