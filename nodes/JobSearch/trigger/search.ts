@@ -1,6 +1,6 @@
 import { MAX_ROWS_PER_CALL } from '../filters';
 import { Reader, type Page, type PageRequest, type RangeRead, type ReadJob, type TimeRange } from '../paging/reader';
-import { Known } from './known';
+import { Known, MINUTE_MS } from './known';
 import type { RequestBudget } from './requests';
 import type { Range, SearchState, Watch } from './state';
 import type { CycleDeps, CycleSettings } from './types';
@@ -20,7 +20,6 @@ import {
 	YOUNG_LOOK_AGES_MS,
 } from './tunables';
 
-const MINUTE_MS = 60_000;
 
 /** What one search's reading in one poll came to. */
 export interface SearchResult {
@@ -136,9 +135,9 @@ export class SearchRun {
 		this.watch!.offsets = [...this.watch!.offsets.filter((o) => o.offsetMs > offsetMs && o.atMs > nowMs - MEMORY_MS), { atMs: nowMs, offsetMs }];
 	}
 
-	/** Whether the host answered rows outside the range asked, in this poll or lately: it rounds the bounds (DESIGN.md, assumption 6). */
+	/** Whether the host answered rows outside the range asked lately: it rounds the bounds (DESIGN.md, assumption 6). */
 	private rounds(): boolean {
-		return this.reader.outsideRows > 0 || this.watch!.roundsSeenMs > this.deps.now() - MEMORY_MS;
+		return this.watch!.roundsSeenMs > this.deps.now() - MEMORY_MS;
 	}
 
 	/** Whether final looks read whole: late ties hide in known milliseconds, or the host rounds the bounds. */
