@@ -30,6 +30,8 @@ jest.mock('n8n-workflow', () => ({
 // prove nothing more, and the page size cannot shrink without changing what is tested.
 const JOBS = 21_000;
 const JOBS_TEXT = JOBS.toLocaleString('en-US');
+// A total of whole thousands may be a search engine's rounded figure: messages say "at least" of it.
+const AT_LEAST_JOBS = `at least ${JOBS_TEXT}`;
 // Jobs posted in groups sharing one millisecond, so each 10,000-row page ends inside a group.
 const TIE_GROUP = 7;
 const ROW = PRICE_MICROCENTS.search_jobs;
@@ -206,7 +208,7 @@ describe('Return All past the 10,000 rows of one call', () => {
 		};
 		const run = await runJobSearch(returnAll({ maxRetries: 1 }), { credentials });
 		expect(run.error?.message).toBe('The service had an internal fault (still failing after 1 retry) [item 0]');
-		expect(run.error?.description).toContain(`Return All had read 10,000 of ${JOBS_TEXT} matching jobs (billed)`);
+		expect(run.error?.description).toContain(`Return All had read 10,000 of ${AT_LEAST_JOBS} matching jobs (billed)`);
 	});
 
 	it('with continue on fail, outputs the jobs read before a 500 that outlasts the retries, then an error item', async () => {
@@ -219,21 +221,21 @@ describe('Return All past the 10,000 rows of one call', () => {
 		expect(run.output.slice(0, 10_000).map((item) => item.json.uid)).toEqual(expectedUids(service).slice(0, 10_000));
 		const last = run.output[10_000];
 		expect(last.json).toEqual(expect.objectContaining({ httpCode: 500 }));
-		expect(last.json.description).toContain(`Return All had read 10,000 of ${JOBS_TEXT}`);
+		expect(last.json.description).toContain(`Return All had read 10,000 of ${AT_LEAST_JOBS}`);
 		expect(last.pairedItem).toEqual({ item: 0 });
 	});
 
-	it('reads one job to count the matches, then stops a walk they would take past Max Credit, naming the worst case and how to raise the cap', async () => {
+	it('reads one job to count the matches, then stops a walk they would take past Max Credit, naming the worst case ("at least" for a total of whole thousands) and how to raise the cap', async () => {
 		const { id, credentials } = await throughProxy();
 		const before = service.server.admin.balance(id).totalMicrocents;
 		const capUsd = ((20_000 + 3 * TIE_GROUP) * ROW) / 1e8;
 		const run = await runJobSearch(returnAll({ maxCreditUsd: capUsd }), { credentials });
 		expect(run.error?.message).toBe(
-			`Return All stopped: the search matches ${JOBS_TEXT} jobs, up to $121.59, more than the $115.92 Max Credit per Execution has left [item 0]`,
+			`Return All stopped: the search matches ${AT_LEAST_JOBS} jobs, at least $121.59, more than the $115.92 Max Credit per Execution has left [item 0]`,
 		);
 		expect(run.error?.description).toBe(
 			'Only its first job was read ($0.00579), to count the matches. Raise "Max Credit per Execution (USD)" in Options to at least $121.60 (0 removes the cap), narrow the filters, or use a Limit. ' +
-				`Return All had read 1 of ${JOBS_TEXT} matching jobs (billed) when this stopped it. ` +
+				`Return All had read 1 of ${AT_LEAST_JOBS} matching jobs (billed) when this stopped it. ` +
 				'With "On Error" set to continue, the node outputs those jobs and then an item with this message.',
 		);
 		expect(proxy!.bodies.map((body) => body.limit)).toEqual([1]);
@@ -270,7 +272,8 @@ describe('Return All past the 10,000 rows of one call', () => {
 			credentials,
 		});
 		expect(proxy!.bodies.map((body) => body.limit)).toEqual([1]);
-		expect(run.error?.message).toMatch(/^Return All stopped: the search matches 1,2\d\d jobs/);
+		// An exact count says so: no "at least", and the cost "up to" what it would be.
+		expect(run.error?.message).toMatch(/^Return All stopped: the search matches 1,2\d\d jobs, up to \$/);
 		expect(run.error?.description).toMatch(/Return All had read 1 of 1,2\d\d matching jobs/);
 	});
 
@@ -361,7 +364,7 @@ describe('Return All beside other items', () => {
 		const { credentials } = await throughProxy();
 		const capUsd = ((10_000 + 1) * ROW) / 1e8;
 		const run = await runJobSearch(returnAll({ maxCreditUsd: capUsd, concurrency: 2 }), { credentials, input: [{}, {}] });
-		expect(run.error?.message).toMatch(/^Return All stopped: the search matches 21,000 jobs, up to \$121\.59, .* \[item \d\]$/);
+		expect(run.error?.message).toMatch(/^Return All stopped: the search matches at least 21,000 jobs, at least \$121\.59, .* \[item \d\]$/);
 		// Each walk read at most the one job that counts the matches; no page was small.
 		expect(proxy!.bodies.length).toBeLessThanOrEqual(2);
 		expect(proxy!.bodies.every((body) => body.limit === 1)).toBe(true);

@@ -31,6 +31,9 @@ export function isExactTotal(total: number): boolean {
 	return total < 1_000 || total % 1_000 !== 0;
 }
 
+/** A total as a sentence gives it: "1,234", or "at least 21,000" where it may be rounded. */
+export const totalInWords = (total: number): string => `${isExactTotal(total) ? '' : 'at least '}${total.toLocaleString('en-US')}`;
+
 function isObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -26,7 +26,7 @@ import {
 import { numberOption } from '../../filters/numberOption';
 import { DEFAULT_MAX_CREDIT_USD, MICROCENTS_PER_USD, PRICE_MICROCENTS, formatUsd } from '../../service/pricing';
 import type { SearchJobsData, ToolResult, ToolUsage } from '../../transport';
-import { isExactTotal } from '../../transport/envelope';
+import { isExactTotal, totalInWords } from '../../transport/envelope';
 import { operationError } from '../../transport/errors';
 import { aboutFields, argumentsOf, type FieldAtFault } from '../common/toolAnswer';
 import { isToolCall, readToolOutput } from '../common/toolOutput';
@@ -183,7 +183,7 @@ export function plannedCall(request: SearchRequest): { tool: 'search_jobs'; body
 
 /** What to tell the user when Return All stopped part-way: what it had read and paid for. */
 function interruptedNote(read: number, total: number, outputAs: ItemRun['options']['output'] | 'error'): string {
-	const note = `Return All had read ${read.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} matching jobs (billed) when this stopped it.`;
+	const note = `Return All had read ${read.toLocaleString('en-US')} of ${totalInWords(total)} matching jobs (billed) when this stopped it.`;
 	const where = {
 		error: 'With "On Error" set to continue, the node outputs those jobs and then an item with this message.',
 		perJob: 'They are the items before this one.',
@@ -202,7 +202,7 @@ function toolNote(returned: number, total: number, rows: ToolRows | undefined, l
 	if (total === 0) return 'No job matched these filters. Nothing was charged. Widen them to find some, e.g. a longer search period or fewer keywords.';
 	if (rows === undefined || (returned >= total && isExactTotal(total))) return undefined;
 	// A search engine reports a large count rounded down to the thousand: the model is not told it is exact.
-	const head = `Returned ${count(returned)} of ${isExactTotal(total) ? '' : 'at least '}${count(total)} matching jobs, newest first`;
+	const head = `Returned ${count(returned)} of ${totalInWords(total)} matching jobs, newest first`;
 	if (rows.asked > rows.cap) {
 		return `${head}: capped by the tool's row cap of ${count(rows.cap)} per call${Number.isFinite(rows.asked) ? ` (${count(rows.asked)} were asked)` : ''}. Ask with narrower filters (a shorter search period, more keywords, a budget) rather than for more rows.`;
 	}

@@ -3,6 +3,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { MAX_ROWS_PER_CALL } from '../../filters';
 import { PRICE_MICROCENTS, formatUsd } from '../../service/pricing';
 import { Reader, TimeBoundIgnored, type FetchPage } from '../../paging/reader';
+import { isExactTotal, totalInWords } from '../../transport/envelope';
 import { operationError, type SearchJobsData, type ToolResult, type ToolUsage } from '../../transport';
 import { itemSuffix } from '../../transport/errors';
 import type { ItemRun } from '../common/types';
@@ -21,7 +22,7 @@ function refuseIfOverCap(run: ItemRun, node: INode, total: number): void {
 	throw operationError(
 		node,
 		'credit_cap_reached',
-		`Return All stopped: the search matches ${total.toLocaleString('en-US')} jobs, up to ${formatUsd(worst)}, more than the ${formatUsd(unspent)} Max Credit per Execution has left${itemSuffix(run.itemIndex)}`,
+		`Return All stopped: the search matches ${totalInWords(total)} jobs, ${isExactTotal(total) ? 'up to ' : 'at least '}${formatUsd(worst)}, more than the ${formatUsd(unspent)} Max Credit per Execution has left${itemSuffix(run.itemIndex)}`,
 		{
 			itemIndex: run.itemIndex,
 			description: `Only its first job was read (${formatUsd(PRICE_MICROCENTS.search_jobs)}), to count the matches. Raise "Max Credit per Execution (USD)" in Options to at least ${formatUsd(worst + PRICE_MICROCENTS.search_jobs)} (0 removes the cap), narrow the filters, or use a Limit.`,
