@@ -99,7 +99,7 @@ describe('the request budget', () => {
 		expect(ledger.share).toBe(RATE_FLOOR_SHARE);
 		clock.ms += 3 * MINUTE;
 		const recovered = new RequestBudget(ledger, { requestsPerMinute: 5 }, { now: () => clock.ms, sleep: async () => undefined }, clock.ms + MINUTE);
-		expect(recovered.share()).toBeCloseTo(RATE_FLOOR_SHARE + 3 * RATE_RECOVERY_PER_MINUTE);
+		expect(recovered.toLedger().share).toBeCloseTo(RATE_FLOOR_SHARE + 3 * RATE_RECOVERY_PER_MINUTE);
 	});
 
 	it('earns tokens at its lowered rate after a 429', () => {

@@ -82,11 +82,6 @@ export class RequestBudget {
 		return Math.min(this.available(), turns);
 	}
 
-	/** The share of Requests per Minute the trigger allows itself now. */
-	share(): number {
-		return this.ledger.share;
-	}
-
 	pausedUntilMs(): number {
 		return this.ledger.pausedUntilMs;
 	}
