@@ -21,6 +21,8 @@ export interface AppOptions {
 	logger: boolean;
 	/** Time a client has to send a whole request, headers and body; then 408 and the connection closes. */
 	requestTimeoutMs?: number;
+	/** See StartServerOptions.faultSleep. */
+	faultSleep?: (ms: number) => Promise<void>;
 	/** See StartServerOptions.onAuthenticated. */
 	onAuthenticated?: (request: AuthenticatedRequest) => void;
 }
@@ -38,6 +40,8 @@ function jsonRpcError(reply: FastifyReply, status: number, code: number, message
 	return reply.code(status).send({ jsonrpc: '2.0', error: { code, message }, id: null });
 }
 
+const realSleep = async (ms: number) => await new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 /** Fault injection (only when enabled): a header or an armed fault asks for a 500, a delay, a drop or a 200 that is not the envelope. */
 function faultHook(options: AppOptions) {
 	return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> => {
@@ -48,7 +52,7 @@ function faultHook(options: AppOptions) {
 		const fault = parseFaultHeader(request.headers['x-fault']) ?? options.faultQueue.take('transport', tool, request.callKey?.id);
 		if (!fault) return;
 		if (fault.kind === 'delay') {
-			await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+			await (options.faultSleep ?? realSleep)(fault.delayMs);
 			return;
 		}
 		if (fault.kind === '500') return sendError(reply, runtimeError());

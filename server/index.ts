@@ -33,6 +33,8 @@ export interface StartServerOptions {
 	clock?: Clock;
 	/** Fault injection, only when true. */
 	faults?: boolean;
+	/** How a `delay` fault waits (default: in real time); a test can record the wait instead of taking it. */
+	faultSleep?: (ms: number) => Promise<void>;
 	/** Default random. */
 	adminToken?: string;
 	/** Overrides of the plans' limits, e.g. short windows for tests. */
@@ -120,6 +122,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 	};
 	const adminToken = options.adminToken ?? randomBytes(24).toString('base64url');
 	const app = buildApp(state, { faults: options.faults === true, faultQueue, adminToken, logger: options.logger === true, requestTimeoutMs: options.requestTimeoutMs,
+		faultSleep: options.faultSleep,
 		onAuthenticated: options.onAuthenticated,
 	});
 	const host = options.host ?? '127.0.0.1';
