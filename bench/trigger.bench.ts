@@ -30,7 +30,7 @@ const HEADER = [
 
 /**
  * Every index shape at 1, 5, 15 and 60 minutes over the simulated days, the trigger's own rules
- * (runCycle and the failure policy, the code the node runs) against the index models, for each
+ * (runSearches and the failure policy, the code the node runs) against the index models, for each
  * Delivery, beside what users build today on the same index at the same poll times.
  */
 async function shapesSection(): Promise<{ lines: string[]; verdicts: string[]; worstRows: Record<string, Record<Delivery, number>> }> {

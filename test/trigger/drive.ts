@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { ONE_SEARCH, runCycle, type CycleOutcome, type CycleSettings } from '../../nodes/JobSearch/trigger/cycle';
+import { runSearches, type CycleOutcome, type CycleSettings } from '../../nodes/JobSearch/trigger/cycle';
 import { failureToReport } from '../../nodes/JobSearch/trigger/report';
 import { readState, writeState, type TriggerState } from '../../nodes/JobSearch/trigger/state';
 import { MINUTE, arrayIndex, classifyModelFailure, type IndexBehaviour, type IndexedJob } from './indexModel';
-import { defaultSettings } from './simulation';
+import { ONE_SEARCH, defaultSettings } from './simulation';
 
 export const T0 = Date.UTC(2026, 10, 20, 8, 0, 0);
 
@@ -23,8 +23,7 @@ export function drive(jobs: IndexedJob[], options: { settings?: Partial<CycleSet
 	let failed = 0;
 	const poll = async (atMs?: number): Promise<CycleOutcome> => {
 		if (atMs !== undefined) clock.ms = Math.max(clock.ms, atMs);
-		const out = await runCycle(state, settings, {
-			fetchPage: index.fetchPage,
+		const out = await runSearches(state, [{ key: ONE_SEARCH, fetchPage: index.fetchPage }], settings, {
 			now: () => clock.ms,
 			sleep: async (ms) => {
 				clock.ms += ms;

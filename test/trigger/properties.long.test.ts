@@ -77,7 +77,7 @@ async function run(postings: Posting[], gaps: number[], settings: Partial<Settin
 	const jobs = jobsOf(postings, lateTies);
 	const d = drive(jobs, { settings, behaviour: { ...host, retryAfterMs: 20_000, seed: postings.length + gaps.length, faultsFromMs: T0 + 1 } });
 	const first = await d.poll();
-	const activationUnfinished = first.learning || first.reader.interruptedBy !== undefined;
+	const activationUnfinished = first.learning || first.failure !== undefined;
 	// Polls run on until the backlog is gone, as n8n keeps polling.
 	for (const gap of [...gaps, ...Array(40).fill(60)]) await d.poll(d.clock.ms + gap * MINUTE);
 	return { jobs, d, activationUnfinished };

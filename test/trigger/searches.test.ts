@@ -41,7 +41,7 @@ function poller(jobs: IndexedJob[], traits: Map<string, Traits>, searches: typeo
 				state,
 				keys.map((key) => ({ key, fetchPage: indexes.get(key)!.fetchPage })),
 				settings,
-				{ fetchPage: indexes.get(keys[0])!.fetchPage, now: () => clock.ms, sleep: async (ms) => void (clock.ms += ms), classify: classifyModelFailure },
+				{ now: () => clock.ms, sleep: async (ms) => void (clock.ms += ms), classify: classifyModelFailure },
 			);
 			state = out.state;
 			return out;
@@ -132,7 +132,6 @@ describe('several searches where a poll may send few requests', () => {
 		for (let at = T0 - MINUTE; at <= T0 + hours * HOUR; at += 15 * MINUTE) {
 			clock.ms = Math.max(clock.ms, at);
 			const out = await runSearches(state, keysAt(at).map((key) => ({ key, fetchPage: indexes.get(key)!.fetchPage })), defaultSettings(settings), {
-				fetchPage: indexes.get('A')!.fetchPage,
 				now: () => clock.ms,
 				sleep: async (ms) => {
 					clock.ms += ms;

@@ -1,4 +1,4 @@
-import { ONE_SEARCH, runSearches, type CycleSettings } from '../../nodes/JobSearch/trigger/cycle';
+import { runSearches, type CycleSettings } from '../../nodes/JobSearch/trigger/cycle';
 import type { FetchPage } from '../../nodes/JobSearch/paging/reader';
 import { failureToReport } from '../../nodes/JobSearch/trigger/report';
 import type { TriggerState } from '../../nodes/JobSearch/trigger/state';
@@ -9,8 +9,11 @@ import {
 } from '../../nodes/JobSearch/trigger/description';
 import { MINUTE, arrayIndex, classifyModelFailure, shownAt, standingAt, type IndexBehaviour, type IndexedJob } from './indexModel';
 
+/** The key of a simulated trigger's only search. */
+export const ONE_SEARCH = 'search';
+
 /**
- * The trigger's poll rules (runCycle and the failure policy, the same code the node runs) polled
+ * The trigger's poll rules (runSearches and the failure policy, the same code the node runs) polled
  * along simulated days against index models, with what a user would measure: every job once, how
  * late, what it cost, and how the key's rate limit was treated.
  */
@@ -158,7 +161,6 @@ export async function simulate(triggers: SimTrigger[], fromMs: number, toMs: num
 			const before = run.index.requests.length;
 			const rowsBefore = run.index.rows();
 			const out = await runSearches(run.state, run.searches, run.spec.settings, {
-				fetchPage: run.searches[0].fetchPage,
 				now: () => clock.ms,
 				sleep: async (ms) => await time.sleep(ms),
 				classify: classifyModelFailure,

@@ -17,7 +17,7 @@ interface SearchInput {
 }
 
 /** What every search's readers read in this poll, together. */
-type ReadTotals = Pick<Reader, 'rows' | 'requests' | 'consumedMicrocents' | 'remainingMicrocents' | 'interruptedBy' | 'warnings'>;
+type ReadTotals = Pick<Reader, 'rows' | 'requests' | 'consumedMicrocents' | 'remainingMicrocents' | 'warnings'>;
 
 /** A poll of every search: their counts summed, `firstPoll` and `learning` where any search's is. */
 export interface CycleOutcome extends Pick<SearchResult, 'firstPoll' | 'learning' | 'late' | 'reposts' | 'capped'> {
@@ -40,7 +40,7 @@ export async function runSearches(
 	previous: TriggerState | undefined,
 	searches: SearchInput[],
 	settings: CycleSettings,
-	deps: CycleDeps,
+	deps: Omit<CycleDeps, 'fetchPage'>,
 ): Promise<CycleOutcome> {
 	const startMs = deps.now();
 	const base: TriggerState = previous ?? { searches: {}, requests: freshLedger(startMs, settings), lastPollMs: startMs };
@@ -98,7 +98,6 @@ export async function runSearches(
 			requests: sum(results, (r) => r.reader.requests),
 			consumedMicrocents: sum(results, (r) => r.reader.consumedMicrocents),
 			...(remaining.length > 0 ? { remainingMicrocents: Math.min(...remaining) } : {}),
-			...(firstFailure ? { interruptedBy: firstFailure } : {}),
 			warnings: readers.flatMap((r) => r.warnings),
 		},
 		budget,
@@ -109,12 +108,4 @@ export async function runSearches(
 		capped: sum(results, (r) => r.capped),
 		...(failure ? { failure } : {}),
 	};
-}
-
-/** The key of a trigger's only search, when it has one. */
-export const ONE_SEARCH = 'search';
-
-/** One poll of a trigger with one search (the cycle the properties and the bench drive). */
-export async function runCycle(previous: TriggerState | undefined, settings: CycleSettings, deps: CycleDeps): Promise<CycleOutcome> {
-	return await runSearches(previous, [{ key: ONE_SEARCH, fetchPage: deps.fetchPage }], settings, deps);
 }

@@ -14,13 +14,6 @@ const perJob = (rowsPerJob: number) => formatUsd(Math.round(rowsPerJob * PRICE_M
 /** The filter fields in the order of their labels, the same under One Search and Several Searches. */
 const filterFields = () => toNodeProperties({ omit: TRIGGER_OWNED_KEYS }).sort((a, b) => a.displayName.localeCompare(b.displayName));
 
-/** "15 minutes", "hour", "2 hours": a span of minutes as the notice says it after "every" or "the last". */
-function minutes(n: number): string {
-	if (n === 60) return 'hour';
-	if (n % 60 === 0) return `${n / 60} hours`;
-	return n === 1 ? 'minute' : `${n} minutes`;
-}
-
 // The options' defaults, shown in their fields and taken by a poll where an option is left unset.
 
 /** The index shows a job 5 to 15 minutes after its createdAt, a straggler up to about 30: an hour leaves room for a slow refresh. */
@@ -40,7 +33,7 @@ export const TRIGGER_OWNED_KEYS = ['limit', 'searchPeriod', 'fromDate', 'toDate'
 
 export const properties: INodeProperties[] = [
 	{
-		displayName: `Cost: about ${perJob(MEASURED.soonRowsPerJob)} per new job for searches of up to ${MEASURED.upToPostingsPerHour} new jobs an hour, up to ${perJob(MEASURED.busyRowsPerJob)} for busier ones; with Delivery set to Lowest Cost, at most ${perJob(MEASURED.lowestCostRowsPerJob)}, an hour later. Each job is sent once. Activation pays once for the matching jobs of the last ${minutes(DEFAULT_LATE_WINDOW_MINUTES)} and sends none of them. Fetch Test Event shows up to ${MANUAL_SAMPLE_SIZE} recent jobs of each search, paid like any other (${perJob(MANUAL_SAMPLE_SIZE)} a search), and changes nothing of the alert.`,
+		displayName: `Cost: about ${perJob(MEASURED.soonRowsPerJob)} per new job for searches of up to ${MEASURED.upToPostingsPerHour} new jobs an hour, up to ${perJob(MEASURED.busyRowsPerJob)} for busier ones; with Delivery set to Lowest Cost, at most ${perJob(MEASURED.lowestCostRowsPerJob)}, an hour later. Each job is sent once. Activation pays once for the matching jobs of the last ${DEFAULT_LATE_WINDOW_MINUTES === 60 ? 'hour' : `${DEFAULT_LATE_WINDOW_MINUTES} minutes`} and sends none of them. Fetch Test Event shows up to ${MANUAL_SAMPLE_SIZE} recent jobs of each search, paid like any other (${perJob(MANUAL_SAMPLE_SIZE)} a search), and changes nothing of the alert.`,
 		name: 'creditNotice',
 		type: 'notice',
 		default: '',

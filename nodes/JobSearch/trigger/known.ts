@@ -79,10 +79,10 @@ export class Known {
 	openStretches(range: Range, holes: Range[]): Range[] {
 		const out: Range[] = [];
 		let cursor = range.fromMs;
-		const start = lowerBound(this.points, range.fromMs);
-		for (let i = start; i < this.points.length && this.points[i] <= range.toMs; i++) {
-			if (this.points[i] > cursor) out.push({ fromMs: cursor, toMs: this.points[i] - 1 });
-			cursor = this.points[i] + 1;
+		for (const ms of this.points) {
+			if (ms > range.toMs) break;
+			if (ms > cursor) out.push({ fromMs: cursor, toMs: ms - 1 });
+			cursor = Math.max(cursor, ms + 1);
 		}
 		if (cursor <= range.toMs) out.push({ fromMs: cursor, toMs: range.toMs });
 		return holes.reduce((stretches, hole) => stretches.flatMap((s) => outside(s, hole)), out);
@@ -108,22 +108,11 @@ export class Known {
 
 	/** Adds a known createdAt; true when a known job stood there already (a tie). */
 	private addPoint(ms: number): boolean {
-		const i = lowerBound(this.points, ms);
+		const i = this.points.findIndex((p) => p >= ms);
 		if (this.points[i] === ms) return true;
-		this.points.splice(i, 0, ms);
+		this.points.splice(i < 0 ? this.points.length : i, 0, ms);
 		return false;
 	}
-}
-
-function lowerBound(sorted: number[], ms: number): number {
-	let lo = 0;
-	let hi = sorted.length;
-	while (lo < hi) {
-		const mid = (lo + hi) >>> 1;
-		if (sorted[mid] < ms) lo = mid + 1;
-		else hi = mid;
-	}
-	return lo;
 }
 
 /** What of `stretch` lies outside `hole`. */

@@ -83,7 +83,6 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 			};
 		const searches = settings.searches.map((search) => ({ key: search.key, fetchPage: fetchFor(search.filters) }));
 		const outcome = await runSearches(readState(staticData), searches, settings.cycle, {
-			fetchPage: searches[0].fetchPage,
 			now: () => Date.now(),
 			sleep: async (ms) => await sleep(ms),
 			classify: classifyFailure,

@@ -46,18 +46,16 @@ function intervalsMs(context: IPollFunctions): { shortestMs: number; longestMs: 
 
 export const shortestIntervalMs = (context: IPollFunctions): number => intervalsMs(context).shortestMs;
 
-/** What n8n says a poll may take (getPollBudgetMs, n8n 2.41), or NaN where it does not say (n8n 2.8). */
+/** What n8n says a poll may take (getPollBudgetMs, n8n 2.41), or Infinity where it does not say (n8n 2.8). */
 function hostBudgetMs(context: IPollFunctions): number {
 	const host = context as unknown as { getPollBudgetMs?: () => unknown };
 	const given = typeof host.getPollBudgetMs === 'function' ? Number(host.getPollBudgetMs()) : Number.NaN;
-	return Number.isFinite(given) && given > 0 ? given : Number.NaN;
+	return Number.isFinite(given) && given > 0 ? given : Infinity;
 }
 
 /** How long one poll may take: what n8n says, at most a share of the shortest interval (so the next poll finds it done) and MAX_POLL_TIME_MS. */
 export function pollTimeMs(context: IPollFunctions): number {
-	const derived = Math.min(MAX_POLL_TIME_MS, shortestIntervalMs(context) * POLL_TIME_SHARE);
-	const given = hostBudgetMs(context);
-	return Number.isNaN(given) ? derived : Math.min(given, derived);
+	return Math.min(hostBudgetMs(context), MAX_POLL_TIME_MS, shortestIntervalMs(context) * POLL_TIME_SHARE);
 }
 
 /**
@@ -65,6 +63,6 @@ export function pollTimeMs(context: IPollFunctions): number {
  * activated within the longest interval (and a late start) before now. Elsewhere that poll's state is kept: undefined.
  */
 export function unkeptActivationWithinMs(context: IPollFunctions): number | undefined {
-	if (!(hostBudgetMs(context) < UNFENCED_POLL_BUDGET_MS)) return undefined;
+	if (hostBudgetMs(context) >= UNFENCED_POLL_BUDGET_MS) return undefined;
 	return intervalsMs(context).longestMs + SCHEDULED_POLL_LATE_MS;
 }

@@ -54,7 +54,7 @@ export function report(this: IPollFunctions, outcome: CycleOutcome, events = { r
 	if (outcome.firstPoll && unread) parts.push('first poll: nothing read yet (the next poll reads the Late Window), nothing sent');
 	else if (outcome.firstPoll) parts.push(outcome.emit.length ? 'first poll' : 'first poll: learned the Late Window, nothing sent');
 	if (outcome.learning && !outcome.firstPoll) parts.push('still reading the Late Window of activation');
-	const pausedUntilMs = budget.pausedUntilMs();
+	const { pausedUntilMs } = outcome.state.requests;
 	if (reader.requests === 0 && !outcome.failure) {
 		parts.push(
 			pausedUntilMs > Date.now() ? `paused until ${at(pausedUntilMs)} as the service asked` : "no request left in this minute's budget (Requests per Minute)",

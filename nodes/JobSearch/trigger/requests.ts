@@ -82,10 +82,6 @@ export class RequestBudget {
 		return Math.min(this.available(), turns);
 	}
 
-	pausedUntilMs(): number {
-		return this.ledger.pausedUntilMs;
-	}
-
 	/** Takes a request, waiting for its turn when the poll's time allows (spaced, so workflows on one key take turns); false when none may go. */
 	async take(burst = false): Promise<boolean> {
 		// Asked again after each wait: searches that go together may wait for the same place in the window.
