@@ -87,6 +87,14 @@ describe('the uids it remembers', () => {
 		expect(new Set(d.sent).size).toBe(d.sent.length);
 	});
 
+	// Found by a coverage run: nothing noticed the uid cap leave a part below its floor to be read again.
+	it('sends nothing twice where the uid cap forgets jobs above a part a poll could not finish', async () => {
+		const burst = Array.from({ length: 200 }, (_, i) => job(7000 + i, T0 + 10 * MINUTE + i * 100, T0 + 11 * MINUTE));
+		const d = await run([...steady(T0 - 30 * MINUTE, T0 + 3 * HOUR, 5 * MINUTE), ...burst], 4, { maxSeenUids: 20, maxJobsPerPoll: 5 });
+		expect(d.sent.length).toBeGreaterThan(20);
+		expect(new Set(d.sent).size).toBe(d.sent.length);
+	});
+
 	it('sends no job twice from a part left unread for over a day, whose jobs a day below the floor would forget', async () => {
 		// Max Jobs per Poll 1 on a search that brings one job a minute: the head takes the poll's row,
 		// so the rest of each whole final read (whole minutes) waits, below the floor, for a day.
@@ -141,6 +149,18 @@ describe('activation', () => {
 		const d = await run([...before, ...after], 4, { maxJobsPerPoll: 20 }, { outages: [{ fromMs: T0 + 1, toMs: T0 + 30_000 }] });
 		expect(d.sent.sort()).toEqual(after.map((j) => j.uid).sort());
 	});
+	// Found by a coverage run: nothing read an activation whose pages the host answers with the same rows.
+	it('fails no execution where the host answers every page of the activation read with the same rows, and sends what comes after it', async () => {
+		const jobs = steady(T0 - 90 * MINUTE, T0 + HOUR, 5 * MINUTE);
+		const d = drive(jobs);
+		const honest = d.index.fetchPage;
+		// toDate ignored, ten rows a page: the Late Window's 15 jobs cannot all be read.
+		(d.index as { fetchPage: typeof honest }).fetchPage = async (request: PageRequest) => await honest({ ...request, toMs: undefined, limit: Math.min(request.limit, 10) });
+		await d.poll();
+		await d.pollUntil(T0 + 2 * HOUR);
+		expect(d.failed).toBe(0);
+		expect(d.sent).toEqual(expect.arrayContaining(jobs.filter((j) => j.createdMs > T0).map((j) => j.uid)));
+	});
 });
 
 describe('the index clock', () => {
@@ -148,6 +168,19 @@ describe('the index clock', () => {
 	it('Lowest Cost loses no job shown 55 minutes after its posting where n8n runs 10 minutes ahead of the index and nothing was seen before it', async () => {
 		const d = await run([job(9008, T0 + 118 * MINUTE + 7, T0 + 173 * MINUTE)], 5, { delivery: 'lowestCost' }, { skewMs: 10 * MINUTE }, 5);
 		expect(d.sent).toEqual(['9008']);
+	});
+
+	// Found by a coverage run: nothing noticed Lowest Cost's hourly look taken away.
+	it('Lowest Cost learns the index clock from an hourly look at the newest job: a job comes minutes past its Late Window, not the hour the activation saw', async () => {
+		// At activation the newest job is 50 minutes old, so the clock looks 50 minutes behind; later jobs show a minute after posting.
+		const jobs = [job(9009, T0 - 50 * MINUTE + 3, T0 - 49 * MINUTE), ...steady(T0 + 10 * MINUTE, T0 + 4 * HOUR, 5 * MINUTE)];
+		const d = drive(jobs, { settings: { delivery: 'lowestCost' } });
+		await d.poll();
+		const sentAtMs = new Map<string, number>();
+		for (let t = T0 + MINUTE; t <= T0 + 5 * HOUR; t += MINUTE) for (const item of (await d.poll(t)).emit) sentAtMs.set(String(item.uid), t);
+		const watched = jobs.filter((j) => j.createdMs > T0 + 2 * HOUR && j.createdMs < T0 + 3 * HOUR);
+		expect(watched.filter((j) => !sentAtMs.has(j.uid))).toEqual([]);
+		expect(Math.max(...watched.map((j) => sentAtMs.get(j.uid)! - (j.createdMs + HOUR)))).toBeLessThanOrEqual(12 * MINUTE);
 	});
 
 	it('loses no job when one job is dated three hours ahead of the index', async () => {
