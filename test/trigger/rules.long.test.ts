@@ -150,13 +150,14 @@ describe('activation', () => {
 		expect(d.sent.sort()).toEqual(after.map((j) => j.uid).sort());
 	});
 	// Found by a coverage run: nothing read an activation whose pages the host answers with the same rows.
-	it('fails no execution where the host answers every page of the activation read with the same rows, and sends what comes after it', async () => {
+	it('fails no execution where the host answers every page of the activation read with the same rows, says so, and sends what comes after it', async () => {
 		const jobs = steady(T0 - 90 * MINUTE, T0 + HOUR, 5 * MINUTE);
 		const d = drive(jobs);
 		const honest = d.index.fetchPage;
 		// toDate ignored, ten rows a page: the Late Window's 15 jobs cannot all be read.
 		(d.index as { fetchPage: typeof honest }).fetchPage = async (request: PageRequest) => await honest({ ...request, toMs: undefined, limit: Math.min(request.limit, 10) });
-		await d.poll();
+		const first = await d.poll();
+		expect(first.reader.warnings).toEqual([expect.stringContaining('the host ignored the time bound of the search (toDate)')]);
 		await d.pollUntil(T0 + 2 * HOUR);
 		expect(d.failed).toBe(0);
 		expect(d.sent).toEqual(expect.arrayContaining(jobs.filter((j) => j.createdMs > T0).map((j) => j.uid)));

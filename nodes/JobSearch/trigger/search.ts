@@ -155,10 +155,14 @@ export class SearchRun {
 		const nowMs = this.deps.now();
 		if (this.known!.tiesFound) this.watch!.tiesSeenMs = nowMs;
 		if (this.reader.outsideRows > 0) this.watch!.roundsSeenMs = nowMs;
-		if (!read.stuck) return read;
+		if (read.stuck) this.skipStuck();
+		return read.stuck ? { ...read, complete: true } : read;
+	}
+
+	/** A read the host answers with the same rows is no failed poll: the log says so, and the newest jobs are still read. */
+	private skipStuck(): void {
 		this.reader.warnings.push(`${this.reader.interruptedBy!.message}; that part is skipped so the newest jobs are still sent`);
 		this.reader.interruptedBy = undefined;
-		return { ...read, complete: true };
 	}
 
 	/** A range read whole: its known uids it did not return are gone. */
@@ -254,7 +258,7 @@ export class SearchRun {
 		this.known.absorb(read, -Infinity, learnBeforeMs);
 		// The rest follows next poll: jobs of the index's delay before activation may show by then, and are sent.
 		this.takeHead(read, fromMs, Math.min(learnBeforeMs, sinceMs));
-		if (read.stuck) this.reader.interruptedBy = undefined;
+		if (read.stuck) this.skipStuck();
 	}
 
 	/** The reads that keep nothing lost, with this search's share of the requests: the settling count, then the final look. */
