@@ -132,6 +132,25 @@ describe('Return All past the 10,000 rows of one call', () => {
 		}
 	});
 
+	it('says how many jobs it had read, not "of" a rounded total they passed, when a 500 stops a walk', async () => {
+		const rounding = await startProxy(service.server.url, {
+			reshapeAnswer: (answer) => {
+				const data = answer.data as { total?: number } | undefined;
+				if (data?.total !== undefined && data.total >= 1_000) data.total = Math.min(10_000, Math.floor(data.total / 1_000) * 1_000);
+			},
+			afterAnswer: (n) => {
+				if (n === 2) service.server.admin.injectFault({ kind: '500', tool: 'search_jobs', times: 10 });
+			},
+		});
+		try {
+			const { credentials } = await service.account('enterprise');
+			const run = await runJobSearch(returnAll({ maxRetries: 1 }), { credentials: { ...credentials, baseUrl: rounding.url } });
+			expect(run.error?.description).toContain(`Return All had read ${READ_IN_TWO_PAGES.toLocaleString('en-US')} matching jobs (billed) when this stopped it.`);
+		} finally {
+			await rounding.close();
+		}
+	});
+
 	it('asks each further page for the same search up to the oldest createdAt read, for no more rows than are left', async () => {
 		const { credentials } = await throughProxy();
 		const run = await runJobSearch(returnAll(), { credentials });
@@ -234,7 +253,7 @@ describe('Return All past the 10,000 rows of one call', () => {
 			`Return All stopped: the search matches ${AT_LEAST_JOBS} jobs, at least $121.59, more than the $115.92 Max Credit per Execution has left [item 0]`,
 		);
 		expect(run.error?.description).toBe(
-			'Only its first job was read ($0.00579), to count the matches. Raise "Max Credit per Execution (USD)" in Options to at least $121.60 (0 removes the cap), narrow the filters, or use a Limit. ' +
+			'Only its first job was read ($0.00579), to count the matches. Raise "Max Credit per Execution (USD)" in Options to at least $121.60, or $127.38 if that count is rounded down to the thousand (0 removes the cap), narrow the filters, or use a Limit. ' +
 				`Return All had read 1 of ${AT_LEAST_JOBS} matching jobs (billed) when this stopped it. ` +
 				'With "On Error" set to continue, the node outputs those jobs and then an item with this message.',
 		);
@@ -275,6 +294,7 @@ describe('Return All past the 10,000 rows of one call', () => {
 		// An exact count says so: no "at least", and the cost "up to" what it would be.
 		expect(run.error?.message).toMatch(/^Return All stopped: the search matches 1,2\d\d jobs, up to \$/);
 		expect(run.error?.description).toMatch(/Return All had read 1 of 1,2\d\d matching jobs/);
+		expect(run.error?.description).not.toContain('rounded');
 	});
 
 	it('with continue on fail and the whole response as one item, says the jobs read are in the item before the error item', async () => {

@@ -88,7 +88,7 @@ describe('the uids it remembers', () => {
 	});
 
 	// Found by a coverage run: nothing noticed the uid cap leave a part below its floor to be read again.
-	it('sends nothing twice where the uid cap forgets jobs above a part a poll could not finish', async () => {
+	it('sends nothing twice where the uid cap lifts its floor over a part a poll could not finish', async () => {
 		const burst = Array.from({ length: 200 }, (_, i) => job(7000 + i, T0 + 10 * MINUTE + i * 100, T0 + 11 * MINUTE));
 		const d = await run([...steady(T0 - 30 * MINUTE, T0 + 3 * HOUR, 5 * MINUTE), ...burst], 4, { maxSeenUids: 20, maxJobsPerPoll: 5 });
 		expect(d.sent.length).toBeGreaterThan(20);

@@ -108,9 +108,10 @@ export class Known {
 
 	/** Adds a known createdAt; true when a known job stood there already (a tie). */
 	private addPoint(ms: number): boolean {
-		const i = this.points.findIndex((p) => p >= ms);
+		// Most new jobs are the newest: no scan for them.
+		const i = this.points.length === 0 || ms > this.points[this.points.length - 1] ? this.points.length : this.points.findIndex((p) => p >= ms);
 		if (this.points[i] === ms) return true;
-		this.points.splice(i < 0 ? this.points.length : i, 0, ms);
+		this.points.splice(i, 0, ms);
 		return false;
 	}
 }

@@ -183,7 +183,9 @@ export function plannedCall(request: SearchRequest): { tool: 'search_jobs'; body
 
 /** What to tell the user when Return All stopped part-way: what it had read and paid for. */
 function interruptedNote(read: number, total: number, outputAs: ItemRun['options']['output'] | 'error'): string {
-	const note = `Return All had read ${read.toLocaleString('en-US')} of ${totalInWords(total)} matching jobs (billed) when this stopped it.`;
+	// A walk may read past a rounded first total: then it only knows that more match.
+	const of = read < total ? ` of ${totalInWords(total)}` : '';
+	const note = `Return All had read ${read.toLocaleString('en-US')}${of} matching jobs (billed) when this stopped it.`;
 	const where = {
 		error: 'With "On Error" set to continue, the node outputs those jobs and then an item with this message.',
 		perJob: 'They are the items before this one.',

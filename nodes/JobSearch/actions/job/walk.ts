@@ -25,7 +25,7 @@ function refuseIfOverCap(run: ItemRun, node: INode, total: number): void {
 		`Return All stopped: the search matches ${totalInWords(total)} jobs, ${isExactTotal(total) ? 'up to ' : 'at least '}${formatUsd(worst)}, more than the ${formatUsd(unspent)} Max Credit per Execution has left${itemSuffix(run.itemIndex)}`,
 		{
 			itemIndex: run.itemIndex,
-			description: `Only its first job was read (${formatUsd(PRICE_MICROCENTS.search_jobs)}), to count the matches. Raise "Max Credit per Execution (USD)" in Options to at least ${formatUsd(worst + PRICE_MICROCENTS.search_jobs)} (0 removes the cap), narrow the filters, or use a Limit.`,
+			description: `Only its first job was read (${formatUsd(PRICE_MICROCENTS.search_jobs)}), to count the matches. Raise "Max Credit per Execution (USD)" in Options to at least ${formatUsd(worst + PRICE_MICROCENTS.search_jobs)}${isExactTotal(total) ? '' : `, or ${formatUsd((total + 1_000) * PRICE_MICROCENTS.search_jobs)} if that count is rounded down to the thousand`} (0 removes the cap), narrow the filters, or use a Limit.`,
 		},
 	);
 }
