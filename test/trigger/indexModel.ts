@@ -138,6 +138,8 @@ export function arrayIndex(jobs: IndexedJob[], clock: { ms: number }, behaviour:
 	let failures = 0;
 	const fetchPage: FetchPage = async (request) => {
 		requests.push({ ...request, atMs: clock.ms });
+		// As strict as a host may be where the contract is silent: a window that ends before it starts is bad input.
+		if (request.toMs !== undefined && request.fromMs > request.toMs) throw new ModelFailure('400 fromDate is after toDate', { kind: 'lasting' });
 		const wait = behaviour.key?.admit(clock.ms) ?? 0;
 		if (wait > 0) throw new ModelFailure('429 rate limited', { kind: 'rate-limited', retryAfterMs: wait });
 		const faulty = clock.ms >= (behaviour.faultsFromMs ?? -Infinity);

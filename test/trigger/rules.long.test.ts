@@ -85,6 +85,7 @@ describe('the uids it remembers', () => {
 		const d = await run(jobs, 6, { maxSeenUids: 20, requestsPerMinute: 1 });
 		expect(d.sent.length).toBeGreaterThan(100);
 		expect(new Set(d.sent).size).toBe(d.sent.length);
+		expect(d.failed).toBe(0);
 	});
 
 	// Found by a coverage run: nothing noticed the uid cap leave a part below its floor to be read again.
@@ -93,6 +94,37 @@ describe('the uids it remembers', () => {
 		const d = await run([...steady(T0 - 30 * MINUTE, T0 + 3 * HOUR, 5 * MINUTE), ...burst], 4, { maxSeenUids: 20, maxJobsPerPoll: 5 });
 		expect(d.sent.length).toBeGreaterThan(20);
 		expect(new Set(d.sent).size).toBe(d.sent.length);
+		expect(d.failed).toBe(0);
+	});
+
+	// Found by an audit: the cap dropped every part left below the floor, however old the uids it forgot.
+	it('loses no job of a part left unread below the floor when the uid cap forgets far older ones', async () => {
+		const burst = Array.from({ length: 200 }, (_, i) => job(7000 + i, T0 + 2 * HOUR + i * 100, T0 + 2 * HOUR + MINUTE));
+		const jobs = [...steady(T0 - 30 * MINUTE, T0 + 6 * HOUR, MINUTE), ...burst];
+		const d = await run(jobs, 8, { maxSeenUids: 300, maxJobsPerPoll: 50, delivery: 'lowestCost' });
+		expect(burst.map((j) => j.uid).filter((uid) => !d.sent.includes(uid))).toEqual([]);
+		expect(new Set(d.sent).size).toBe(d.sent.length);
+		expect(d.failed).toBe(0);
+	});
+
+	it('says so in the log, and sends none twice, where the uid cap has to forget jobs of a part it has not read yet', async () => {
+		const burst = Array.from({ length: 400 }, (_, i) => job(7000 + i, T0 + 2 * HOUR + i * 100, T0 + 2 * HOUR + MINUTE));
+		const d = drive([...steady(T0 - 30 * MINUTE, T0 + 6 * HOUR, MINUTE), ...burst], { settings: { maxSeenUids: 300, maxJobsPerPoll: 50, delivery: 'lowestCost' } });
+		let forgotten = 0;
+		for (let at = T0; at <= T0 + 8 * HOUR; at += MINUTE) forgotten += (await d.poll(at)).capped;
+		expect(burst.some((j) => !d.sent.includes(j.uid))).toBe(true);
+		expect(forgotten).toBeGreaterThan(0);
+		expect(new Set(d.sent).size).toBe(d.sent.length);
+		expect(d.failed).toBe(0);
+	});
+
+	it('sends none twice where the uid cap forgets known jobs inside a part a final read left unfinished', async () => {
+		// Jobs two to a millisecond: final looks read whole, and a read of the import stops after a poll's rows.
+		const burst = Array.from({ length: 400 }, (_, i) => job(7000 + i, T0 + 2 * HOUR + Math.floor(i / 2) * 100, T0 + 2 * HOUR + MINUTE));
+		const d = await run([...steady(T0 - 30 * MINUTE, T0 + 6 * HOUR, MINUTE), ...burst], 8, { maxSeenUids: 300, maxJobsPerPoll: 50 });
+		expect(d.sent.length).toBeGreaterThan(400);
+		expect(new Set(d.sent).size).toBe(d.sent.length);
+		expect(d.failed).toBe(0);
 	});
 
 	it('sends no job twice from a part left unread for over a day, whose jobs a day below the floor would forget', async () => {
@@ -102,6 +134,7 @@ describe('the uids it remembers', () => {
 		const d = await run(jobs, 28, { maxJobsPerPoll: 1 });
 		expect(d.sent.length).toBeGreaterThan(1000);
 		expect(new Set(d.sent).size).toBe(d.sent.length);
+		expect(d.failed).toBe(0);
 	});
 
 	it('does not send a known job again when it is posted again at another createdAt', async () => {

@@ -354,22 +354,23 @@ export class SearchRun {
 		}
 	}
 
-	/** Forgets uids a day below the floor and every pending part, and the oldest beyond the cap: the floor rises above them. */
+	/** Forgets uids a day below the floor and every pending part, and the oldest beyond the cap: every look and part rises above them. */
 	private prune(watch: Watch): void {
-		const forgetBelowMs = Math.min(watch.floorMs, ...watch.pending.map((p) => p.fromMs - 1)) - MEMORY_MS;
-		for (const [uid, ms] of watch.seen) if (ms < forgetBelowMs) watch.seen.delete(uid);
+		// Below this everything is read to the end: a uid forgotten above it leaves a job unread there (the log says so).
+		const settledMs = Math.min(watch.floorMs, ...watch.pending.map((p) => p.fromMs - 1));
+		for (const [uid, ms] of watch.seen) if (ms < settledMs - MEMORY_MS) watch.seen.delete(uid);
 		const cap = this.settings.maxSeenUids ?? MAX_SEEN_UIDS;
 		if (watch.seen.size > cap) {
 			const cutMs = [...watch.seen.values()].sort((a, b) => a - b)[watch.seen.size - cap - 1];
 			for (const [uid, ms] of watch.seen) {
 				if (ms > cutMs) continue;
 				watch.seen.delete(uid);
-				if (ms > watch.floorMs) this.capped++;
+				if (ms > settledMs) this.capped++;
 			}
 			const floorMs = Math.max(watch.floorMs, cutMs);
 			Object.assign(watch, { floorMs, finalMs: Math.max(watch.finalMs, floorMs), headMs: Math.max(watch.headMs, floorMs) });
 			watch.youngMs = watch.youngMs.map((ms) => Math.max(ms, floorMs));
-			watch.pending = watch.pending.filter((p) => p.toMs > floorMs).map((p) => ({ ...p, fromMs: Math.max(p.fromMs, floorMs + 1) }));
+			watch.pending = watch.pending.filter((p) => p.toMs > cutMs).map((p) => ({ ...p, fromMs: Math.max(p.fromMs, cutMs + 1) }));
 		}
 		for (const uid of watch.gone) if (!watch.seen.has(uid)) watch.gone.delete(uid);
 	}
