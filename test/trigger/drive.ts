@@ -18,7 +18,7 @@ export function drive(jobs: IndexedJob[], options: { settings?: Partial<CycleSet
 	const clock = { ms: options.startMs ?? T0 };
 	const index = arrayIndex(jobs, clock, options.behaviour);
 	const settings = defaultSettings(options.settings);
-	let state: TriggerState | undefined;
+	let state: TriggerState | 'unreadable' | undefined;
 	const sent: string[] = [];
 	let failed = 0;
 	const poll = async (atMs?: number): Promise<CycleOutcome> => {
@@ -56,9 +56,13 @@ export function drive(jobs: IndexedJob[], options: { settings?: Partial<CycleSet
 		get state() {
 			return state;
 		},
+		/** As after an update whose state this version cannot read: the next poll finds it unreadable. */
+		dropState() {
+			state = readState({ version: 0 });
+		},
 		/** The search's own state, once it has read its Late Window. */
 		get watch() {
-			return state?.searches[ONE_SEARCH]?.watch;
+			return typeof state === 'object' ? state.searches[ONE_SEARCH]?.watch : undefined;
 		},
 		get failed() {
 			return failed;

@@ -197,6 +197,49 @@ describe('activation', () => {
 	});
 });
 
+describe('a stored state it cannot read (an update of another state version, or a damaged one)', () => {
+	// Found by an audit: such a state started as an activation n8n 2.41 had not kept, and sent again the jobs of the last 20 minutes.
+	it.each([
+		['n8n 2.41 kept no activation poll', { unkeptActivationWithinMs: 6 * MINUTE }, {}],
+		['a 503 answers the first poll after it', {}, { outages: [{ fromMs: T0 + 2 * HOUR, toMs: T0 + 2 * HOUR + 90_000 }] }],
+		['Emit on First Poll is set', { firstPollLookbackMs: 3 * HOUR }, {}],
+	])('sends no job again where %s, and sends what shows later', async (_, settings, behaviour) => {
+		const jobs = steady(T0 - 30 * MINUTE, T0 + 4 * HOUR, 2 * MINUTE);
+		const d = drive(jobs, { settings, behaviour });
+		await d.poll();
+		await d.pollUntil(T0 + 2 * HOUR - MINUTE);
+		d.dropState();
+		await d.pollUntil(T0 + 5 * HOUR);
+		expect(new Set(d.sent).size).toBe(d.sent.length);
+		expect(d.sent).toEqual(expect.arrayContaining(jobs.filter((j) => j.visibleMs > T0 + 2 * HOUR + 2 * MINUTE).map((j) => j.uid)));
+		expect(d.failed).toBe(0);
+	});
+
+	it('sends no job again from the rest of a read a 503 cut short, where a thousand jobs came in its last ten minutes', async () => {
+		const dense: IndexedJob[] = Array.from({ length: 1000 }, (_, i) => job(8000 + i, T0 + 2 * HOUR - 12 * MINUTE + i * 600, T0 + 2 * HOUR - 11 * MINUTE + i * 600));
+		const d = drive([...steady(T0 - 30 * MINUTE, T0 + 4 * HOUR, 2 * MINUTE), ...dense], { behaviour: { outages: [{ fromMs: T0 + 2 * HOUR + 1, toMs: T0 + 2 * HOUR + 90_000 }] } });
+		await d.poll();
+		await d.pollUntil(T0 + 2 * HOUR - MINUTE);
+		d.dropState();
+		await d.poll(T0 + 2 * HOUR);
+		await d.pollUntil(T0 + 4 * HOUR);
+		expect(new Set(d.sent).size).toBe(d.sent.length);
+		expect(d.failed).toBe(0);
+	});
+
+	it('reads no further back than its Late Window where Emit on First Poll is set: that option is for the activation', async () => {
+		const jobs = steady(T0 - 6 * HOUR, T0 + 4 * HOUR, 2 * MINUTE);
+		const d = drive(jobs, { settings: { firstPollLookbackMs: 5 * HOUR } });
+		await d.poll();
+		await d.pollUntil(T0 + 2 * HOUR - MINUTE);
+		d.dropState();
+		const rowsBefore = d.index.rows();
+		await d.poll(T0 + 2 * HOUR);
+		// The Late Window and the index's usual delay: about 45 jobs, not the 150 of five hours.
+		expect(d.index.rows() - rowsBefore).toBeLessThan(60);
+	});
+});
+
 describe('the index clock', () => {
 	// Found by a mutation sweep: nothing noticed n8n's clock taken for the index's where no job was seen lately.
 	it('Lowest Cost loses no job shown 55 minutes after its posting where n8n runs 10 minutes ahead of the index and nothing was seen before it', async () => {

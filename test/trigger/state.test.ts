@@ -25,6 +25,8 @@ const state: TriggerState = {
 		a1b2c3d4: { activatedMs: T0 - 60 * MINUTE, watch },
 		// A search added later, whose activation read has not come through yet.
 		e5f6a7b8: { activatedMs: T0 - 2 * MINUTE },
+		// One that began after a state the trigger could not read, its activation read not through yet either.
+		c9d0e1f2: { activatedMs: T0 - MINUTE, droppedMs: T0 - MINUTE },
 	},
 	requests: { tokens: 3.5, atMs: T0 - 4, share: 0.75, sentMs: [T0 - 30_000, T0 - 6_000], pausedUntilMs: T0 + 20_000 },
 	trouble: { sinceMs: T0 - 10 * MINUTE, reportedMs: T0 - MINUTE },
@@ -54,15 +56,16 @@ describe('the stored state', () => {
 		expect(roundTrip(waiting)).toEqual(waiting);
 	});
 
-	it('starts over when the stored state is missing, of another version or malformed', () => {
+	it('tells a trigger with no state from one whose state is of another version or malformed', () => {
 		expect(readState({})).toBeUndefined();
+		expect(readState({ running: { id: 'x' } })).toBeUndefined();
 		const staticData: Record<string, unknown> = {};
 		writeState(staticData as never, state);
 		const stored = JSON.parse(JSON.stringify(staticData));
-		expect(readState({ ...stored, version: 5 })).toBeUndefined();
-		expect(readState({ ...stored, lastPoll: 'soon' })).toBeUndefined();
+		expect(readState({ ...stored, version: 5 })).toBe('unreadable');
+		expect(readState({ ...stored, lastPoll: 'soon' })).toBe('unreadable');
 		const search = stored.searches.a1b2c3d4;
-		expect(readState({ ...stored, searches: { a1b2c3d4: { ...search, watch: { ...search.watch, seen: { a: 'x' } } } } })).toBeUndefined();
-		expect(readState({ ...stored, searches: undefined })).toBeUndefined();
+		expect(readState({ ...stored, searches: { a1b2c3d4: { ...search, watch: { ...search.watch, seen: { a: 'x' } } } } })).toBe('unreadable');
+		expect(readState({ ...stored, searches: undefined })).toBe('unreadable');
 	});
 });

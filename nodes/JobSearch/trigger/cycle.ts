@@ -37,19 +37,18 @@ const sum = (results: SearchResult[], of: (r: SearchResult) => number) => result
 
 /** One poll of every search on one request budget (DESIGN.md): new jobs first, then final looks, then young looks; each job sent once. */
 export async function runSearches(
-	previous: TriggerState | undefined,
+	previous: TriggerState | 'unreadable' | undefined,
 	searches: SearchInput[],
 	settings: CycleSettings,
 	deps: Omit<CycleDeps, 'fetchPage'>,
 ): Promise<CycleOutcome> {
 	const startMs = deps.now();
-	const base: TriggerState = previous ?? { searches: {}, requests: freshLedger(startMs, settings), lastPollMs: startMs };
+	const base: TriggerState = typeof previous === 'object' ? previous : { searches: {}, requests: freshLedger(startMs, settings), lastPollMs: startMs };
+	// After a state it could not read, a search starts as on activation, sending nothing that state may have sent.
+	const newSearch: SearchState = { activatedMs: startMs - (settings.unkeptActivationWithinMs ?? 0), ...(previous === 'unreadable' ? { droppedMs: startMs } : {}) };
 	const budget = new RequestBudget(base.requests, settings, deps, startMs + settings.pollTimeMs * POLL_TIME_SHARE);
 	const knownBy = (key: string) => (uid: string) => Object.entries(base.searches).some(([other, s]) => other !== key && s.watch?.seen.has(uid) === true);
-	const runs = searches.map(({ key, fetchPage }) => {
-		const state: SearchState = base.searches[key] ?? { activatedMs: startMs - (settings.unkeptActivationWithinMs ?? 0) };
-		return new SearchRun(key, state, settings, { ...deps, fetchPage }, budget, knownBy(key));
-	});
+	const runs = searches.map(({ key, fetchPage }) => new SearchRun(key, base.searches[key] ?? newSearch, settings, { ...deps, fetchPage }, budget, knownBy(key)));
 	// The searches take turns at going first, so a budget that runs out does not always miss the same one.
 	const turn = runs.length > 0 ? Math.floor(startMs / settings.intervalMs) % runs.length : 0;
 	const inTurn = [...runs.slice(turn), ...runs.slice(0, turn)];

@@ -47,6 +47,14 @@ export class Known {
 		}
 	}
 
+	/** Another search sent this job: where it waits unread in a part of this one, it is learned as gone (never sent again). */
+	learnSentElsewhere(uid: string, createdMs: number): void {
+		const { seen, gone, pending } = this.watch;
+		if (seen.has(uid) || !pending.some((p) => createdMs >= p.fromMs && createdMs <= p.toMs)) return;
+		seen.set(uid, createdMs);
+		gone.add(uid);
+	}
+
 	/** After a whole read of `range`: the known uids it did not return are gone (not counted, never sent again). */
 	markGone(range: Range, read: RangeRead): void {
 		for (const [uid, ms] of this.watch.seen) if (ms >= range.fromMs && ms <= range.toMs && !read.shown.has(uid)) this.watch.gone.add(uid);

@@ -233,13 +233,17 @@ export class SearchRun {
 		// A job shown since the activation may be posted a Late Window before it (n8n 2.41 may have activated it a day ago).
 		const finalMs = this.indexNowMs() - this.settings.lateWindowMs;
 		const windowFromMs = Math.min(finalMs, sinceMs - this.settings.lateWindowMs);
-		const lookbackMs = this.settings.firstPollLookbackMs;
+		const { droppedMs } = this.previous;
+		// Emit on First Poll is for the activation the user made, not a dropped state's.
+		const lookbackMs = droppedMs === undefined ? this.settings.firstPollLookbackMs : undefined;
 		const fromMs = lookbackMs === undefined ? windowFromMs : Math.min(windowFromMs, nowMs - lookbackMs);
 		this.firstPoll = true;
 		this.burst = true;
 		const read = await this.reader.readRange({ fromMs });
 		if (this.firstPageMs === undefined) return;
-		let learnBeforeMs = this.firstPageMs - this.previous.activatedMs > ACTIVATION_READ_GRACE_MS ? sinceMs : Infinity;
+		// What a dropped state may have sent (anything shown before it was dropped) is learned: never twice wins over never lost.
+		const learnedMs = droppedMs === undefined ? -Infinity : droppedMs + INDEX_CLOCK_DOUBT_MS;
+		let learnBeforeMs = Math.max(learnedMs, this.firstPageMs - this.previous.activatedMs > ACTIVATION_READ_GRACE_MS ? sinceMs : Infinity);
 		if (lookbackMs !== undefined) learnBeforeMs = Math.min(learnBeforeMs, nowMs - lookbackMs);
 		this.watch = {
 			headMs: fromMs - 1,
@@ -257,7 +261,7 @@ export class SearchRun {
 		this.known = new Known(this.watch, this.reader, this.knownElsewhere);
 		this.known.absorb(read, -Infinity, learnBeforeMs);
 		// The rest follows next poll: jobs of the index's delay before activation may show by then, and are sent.
-		this.takeHead(read, fromMs, Math.min(learnBeforeMs, sinceMs));
+		this.takeHead(read, fromMs, Math.max(learnedMs, Math.min(learnBeforeMs, sinceMs)));
 		if (read.stuck) this.skipStuck();
 	}
 
@@ -379,7 +383,7 @@ export class SearchRun {
 		if (this.watch) this.prune(this.watch);
 		const known = this.known;
 		return {
-			state: { activatedMs: this.previous.activatedMs, ...(this.watch ? { watch: this.watch } : {}) },
+			state: this.watch ? { activatedMs: this.previous.activatedMs, watch: this.watch } : this.previous,
 			reader: this.reader,
 			fresh: known?.fresh ?? [],
 			came: this.firstPageMs !== undefined,
@@ -391,11 +395,6 @@ export class SearchRun {
 		};
 	}
 
-	/** Another search sent this job: where it waits unread in a part of this one, it is learned as gone (never sent again). */
-	learnSentElsewhere(uid: string, createdMs: number): void {
-		const watch = this.watch;
-		if (!watch || watch.seen.has(uid) || !watch.pending.some((p) => createdMs >= p.fromMs && createdMs <= p.toMs)) return;
-		watch.seen.set(uid, createdMs);
-		watch.gone.add(uid);
-	}
+	/** Another search sent this job (Known.learnSentElsewhere). */
+	learnSentElsewhere = (uid: string, createdMs: number): void => this.known?.learnSentElsewhere(uid, createdMs);
 }

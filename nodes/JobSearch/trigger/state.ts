@@ -44,6 +44,8 @@ export interface Trouble {
 export interface SearchState {
 	/** When its first poll ran. */
 	activatedMs: number;
+	/** When a state the trigger could not read was dropped: that state may have sent any job shown before, so none is sent again. */
+	droppedMs?: number;
 	/** Undefined until its activation read has begun. */
 	watch?: Watch;
 }
@@ -109,16 +111,21 @@ function storeWatch(w: Watch): IDataObject {
 	};
 }
 
-/** The state in the node's static data, or undefined when there is none, or not this version's: the poll then starts as on activation. */
-export function readState(staticData: IDataObject): TriggerState | undefined {
-	if (staticData.version !== VERSION) return undefined;
+/** The state in the node's static data; undefined when there is none; 'unreadable' when it is another version's or damaged. */
+export function readState(staticData: IDataObject): TriggerState | 'unreadable' | undefined {
+	if (staticData.version === undefined) return undefined;
+	if (staticData.version !== VERSION) return 'unreadable';
 	try {
 		const r = staticData.requests as IDataObject;
 		const trouble = staticData.trouble as IDataObject | undefined;
 		const searches: Record<string, SearchState> = {};
 		for (const [key, s] of Object.entries(staticData.searches as IDataObject)) {
 			const search = s as IDataObject;
-			searches[key] = { activatedMs: time(search.activated), ...(search.watch ? { watch: readWatch(search.watch as IDataObject) } : {}) };
+			searches[key] = {
+				activatedMs: time(search.activated),
+				...(search.dropped ? { droppedMs: time(search.dropped) } : {}),
+				...(search.watch ? { watch: readWatch(search.watch as IDataObject) } : {}),
+			};
 		}
 		return {
 			lastPollMs: time(staticData.lastPoll),
@@ -127,7 +134,7 @@ export function readState(staticData: IDataObject): TriggerState | undefined {
 			...(trouble ? { trouble: { sinceMs: time(trouble.since), ...(trouble.reported ? { reportedMs: time(trouble.reported) } : {}) } } : {}),
 		};
 	} catch {
-		return undefined;
+		return 'unreadable';
 	}
 }
 
@@ -139,7 +146,10 @@ export function writeState(staticData: IDataObject, state: TriggerState, keep: r
 		version: VERSION,
 		lastPoll: iso(state.lastPollMs),
 		searches: Object.fromEntries(
-			Object.entries(state.searches).map(([key, s]) => [key, { activated: iso(s.activatedMs), ...(s.watch ? { watch: storeWatch(s.watch) } : {}) }]),
+			Object.entries(state.searches).map(([key, s]) => [
+				key,
+				{ activated: iso(s.activatedMs), ...(s.droppedMs !== undefined ? { dropped: iso(s.droppedMs) } : {}), ...(s.watch ? { watch: storeWatch(s.watch) } : {}) },
+			]),
 		),
 		requests: { tokens: r.tokens, at: iso(r.atMs), share: r.share, sent: r.sentMs.map(iso), pausedUntil: iso(r.pausedUntilMs) },
 		...(t ? { trouble: { since: iso(t.sinceMs), ...(t.reportedMs !== undefined ? { reported: iso(t.reportedMs) } : {}) } } : {}),
