@@ -108,8 +108,8 @@ export async function startSlowProxy(target: string, delayMs: number, time: { se
 	return await startProxy(target, { afterAnswer: () => time.set(Date.now() + delayMs) });
 }
 
-/** How the proxy treats the requests that reach it from now on. */
-export type FrontMode =
+/** What the proxy does with one request. */
+type FrontAction =
 	/** Passed on to the reference server, answered by it. */
 	| 'pass'
 	/** Kept until the test lets them go on (releaseOne, passThrough): a slow host, a poll in flight. */
@@ -118,6 +118,9 @@ export type FrontMode =
 	| 'stall'
 	/** Answered by the proxy itself, as a host in front of the service would. */
 	| { status: number; body: unknown };
+
+/** How the proxy treats the requests that reach it from now on: one way for all, or chosen by each request's body. */
+export type FrontMode = FrontAction | ((requestBody: string) => FrontAction);
 
 export interface FrontProxy extends Listening {
 	mode: FrontMode;
@@ -157,7 +160,7 @@ export async function startFrontProxy(target: string): Promise<FrontProxy> {
 		req.on('end', () => {
 			proxy.received++;
 			const body = Buffer.concat(chunks);
-			const mode = proxy.mode;
+			const mode = typeof proxy.mode === 'function' ? proxy.mode(body.toString()) : proxy.mode;
 			if (mode === 'pass') return forward(req, body, res);
 			if (mode === 'stall') return;
 			if (mode === 'hold') {

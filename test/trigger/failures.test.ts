@@ -329,6 +329,35 @@ describe('failures that will not pass by themselves', () => {
 		expect(await h.poller.poll()).toEqual({ items: [], empty: true });
 	});
 
+	// Found by an audit: a lasting failure of one search went unsaid while another sent jobs every poll.
+	it('says in the log at every poll that one of several searches is refused, and sends what the others find', async () => {
+		const rust = { name: 'Rust', keywordFilters: { includeKeywordsKeywords: 'rust' } };
+		const { h, proxy, poller } = await behindProxy({ watch: 'severalSearches', searches: { search: [{ name: 'All' }, rust] } });
+		expect((await poller.poll()).error).toBeUndefined();
+		proxy.mode = (body) => (body.includes('rust') ? { status: 400, body: { error: 'keywords: not accepted', error_code: 'validation_error' } } : 'pass');
+		for (const minute of [1, 2]) {
+			moveTo(time, T0 + minute * MINUTE);
+			const posted = h.server.admin.addJobs(postedAt(T0 + (minute - 0.5) * MINUTE, 2));
+			poller.logs.length = 0;
+			const outcome = await poller.poll();
+			expect(outcome.error).toBeUndefined();
+			expect(uidsOf(outcome.items).sort()).toEqual(posted.map((j) => j.uid).sort());
+			expect(poller.logs.filter((l) => l.level === 'warn').map((l) => l.message)).toEqual([
+				expect.stringContaining('The service rejected the input: keywords: not accepted; the jobs read are sent'),
+			]);
+		}
+	});
+
+	it('fails the poll for one search the service refuses while another meets a fault that may pass, where none sends a job', async () => {
+		const rust = { name: 'Rust', keywordFilters: { includeKeywordsKeywords: 'rust' } };
+		const { poller, proxy } = await behindProxy({ watch: 'severalSearches', searches: { search: [{ name: 'All' }, rust] } });
+		expect((await poller.poll()).error).toBeUndefined();
+		const refused = { status: 400, body: { error: 'keywords: not accepted', error_code: 'validation_error' } };
+		proxy.mode = (body) => (body.includes('rust') ? refused : { status: 503, body: { error: 'busy', error_code: 'service_unavailable' } });
+		moveTo(time, T0 + MINUTE);
+		expect((await poller.poll()).error?.message).toBe('The service rejected the input: keywords: not accepted');
+	});
+
 	it('fails at once when the service rejects the input, changes no watch state, and reads on once it is accepted', async () => {
 		const { h, proxy, poller } = await behindProxy();
 		expect((await poller.poll()).error).toBeUndefined();

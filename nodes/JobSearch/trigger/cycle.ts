@@ -68,8 +68,9 @@ export async function runSearches(
 	for (const [i, run] of inTurn.entries()) await run.youngLooks(1 / (inTurn.length - i));
 
 	const results = runs.map((run) => run.result());
-	const firstFailure = results.map((r) => r.reader.interruptedBy).find((error): error is Error => error !== undefined);
-	const failure = firstFailure ? { error: firstFailure, kind: deps.classify(firstFailure) } : undefined;
+	const failures = results.flatMap((r) => (r.reader.interruptedBy ? [{ error: r.reader.interruptedBy, kind: deps.classify(r.reader.interruptedBy) }] : []));
+	// A lasting failure of one search is not hidden by another's passing one.
+	const failure = failures.find((f) => f.kind.kind === 'lasting') ?? failures[0];
 	// The trouble streak ends once a page came through; a poll that got none for a passing failure starts or continues it.
 	const passing = failure && failure.kind.kind !== 'lasting';
 	const trouble: Trouble | undefined = results.some((r) => r.came) ? undefined : passing ? (base.trouble ?? { sinceMs: startMs }) : base.trouble;

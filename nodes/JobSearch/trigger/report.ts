@@ -67,6 +67,9 @@ export function report(this: IPollFunctions, outcome: CycleOutcome, events = { r
 		this.logger.warn(
 			`${head} ${what} (${failure.error.message}); the jobs read are sent, the rest follows on the next polls${pausedUntilMs > Date.now() ? ` from ${at(pausedUntilMs)}` : ''}`,
 		);
+	} else if (failure && outcome.emit.length > 0) {
+		// Failing the poll would drop the jobs read: with several searches, one that always fails would otherwise go unnoticed.
+		this.logger.warn(`${head} ${failure.error.message}; the jobs read are sent, and a poll that meets it with no job to send fails`);
 	}
 	for (const warning of reader.warnings) this.logger.warn(`${head} ${warning}`);
 	if (outcome.capped > 0) {
