@@ -109,7 +109,7 @@ export async function startSlowProxy(target: string, delayMs: number, time: { se
 }
 
 /** What the proxy does with one request. */
-type FrontAction =
+export type FrontAction =
 	/** Passed on to the reference server, answered by it. */
 	| 'pass'
 	/** Kept until the test lets them go on (releaseOne, passThrough): a slow host, a poll in flight. */
@@ -126,6 +126,8 @@ export interface FrontProxy extends Listening {
 	mode: FrontMode;
 	/** Requests that reached the proxy, whatever it did with them. */
 	received: number;
+	/** When each of them arrived (Date.now(), the test's clock). */
+	arrivals: number[];
 	/** Resolves once at least `count` requests are being held. */
 	holding(count?: number): Promise<void>;
 	/** Lets the oldest held request go on to the server. */
@@ -153,12 +155,14 @@ export async function startFrontProxy(target: string): Promise<FrontProxy> {
 	const proxy = {
 		mode: 'pass' as FrontMode,
 		received: 0,
+		arrivals: [] as number[],
 	};
 	const server = createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
 			proxy.received++;
+			proxy.arrivals.push(Date.now());
 			const body = Buffer.concat(chunks);
 			const mode = typeof proxy.mode === 'function' ? proxy.mode(body.toString()) : proxy.mode;
 			if (mode === 'pass') return forward(req, body, res);

@@ -5,7 +5,7 @@ import { recordingSleep, waitsMoveDate } from '../support/sleeps';
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: recordingSleep }));
 
 import { createPoller, type Poller } from '../harness/poll';
-import { startFrontProxy, type FrontProxy } from '../support/proxy';
+import { startFrontProxy, type FrontAction, type FrontMode, type FrontProxy } from '../support/proxy';
 import { fillRateWindow, iso, moveTo, postedAt, searchOf, stateOf, uidsOf, watchOf } from './pollHelpers';
 import { FAKE_DATE_ONLY, MINUTE, ROW_PRICE_MICROCENTS, startHarnessed, type Harnessed, type TimeControl } from './scriptedDay';
 
@@ -329,12 +329,18 @@ describe('failures that will not pass by themselves', () => {
 		expect(await h.poller.poll()).toEqual({ items: [], empty: true });
 	});
 
+	/** Several Searches: every job, and the Rust jobs, whose requests a host refuses as the service refuses bad input. */
+	const twoSearches = { watch: 'severalSearches', searches: { search: [{ name: 'All' }, { name: 'Rust', keywordFilters: { includeKeywordsKeywords: 'rust' } }] } };
+	const refusedIfRust =
+		(otherwise: FrontAction): FrontMode =>
+		(body) =>
+			body.includes('rust') ? { status: 400, body: { error: 'keywords: not accepted', error_code: 'validation_error' } } : otherwise;
+
 	// Found by an audit: a lasting failure of one search went unsaid while another sent jobs every poll.
-	it('says in the log at every poll that one of several searches is refused, and sends what the others find', async () => {
-		const rust = { name: 'Rust', keywordFilters: { includeKeywordsKeywords: 'rust' } };
-		const { h, proxy, poller } = await behindProxy({ watch: 'severalSearches', searches: { search: [{ name: 'All' }, rust] } });
+	it('says in the log at every poll which of several searches is refused, and sends what the others find', async () => {
+		const { h, proxy, poller } = await behindProxy(twoSearches);
 		expect((await poller.poll()).error).toBeUndefined();
-		proxy.mode = (body) => (body.includes('rust') ? { status: 400, body: { error: 'keywords: not accepted', error_code: 'validation_error' } } : 'pass');
+		proxy.mode = refusedIfRust('pass');
 		for (const minute of [1, 2]) {
 			moveTo(time, T0 + minute * MINUTE);
 			const posted = h.server.admin.addJobs(postedAt(T0 + (minute - 0.5) * MINUTE, 2));
@@ -343,19 +349,52 @@ describe('failures that will not pass by themselves', () => {
 			expect(outcome.error).toBeUndefined();
 			expect(uidsOf(outcome.items).sort()).toEqual(posted.map((j) => j.uid).sort());
 			expect(poller.logs.filter((l) => l.level === 'warn').map((l) => l.message)).toEqual([
-				expect.stringContaining('The service rejected the input: keywords: not accepted; the jobs read are sent'),
+				expect.stringContaining('search "Rust": The service rejected the input: keywords: not accepted; the jobs read are sent'),
 			]);
 		}
 	});
 
-	it('fails the poll for one search the service refuses while another meets a fault that may pass, where none sends a job', async () => {
-		const rust = { name: 'Rust', keywordFilters: { includeKeywordsKeywords: 'rust' } };
-		const { poller, proxy } = await behindProxy({ watch: 'severalSearches', searches: { search: [{ name: 'All' }, rust] } });
+	it('fails the poll for one search the service refuses while another meets a fault that may pass, and still pauses for that fault', async () => {
+		const { poller, proxy } = await behindProxy(twoSearches);
 		expect((await poller.poll()).error).toBeUndefined();
-		const refused = { status: 400, body: { error: 'keywords: not accepted', error_code: 'validation_error' } };
-		proxy.mode = (body) => (body.includes('rust') ? refused : { status: 503, body: { error: 'busy', error_code: 'service_unavailable' } });
+		proxy.mode = refusedIfRust({ status: 503, body: { error: 'busy', error_code: 'service_unavailable' } });
 		moveTo(time, T0 + MINUTE);
 		expect((await poller.poll()).error?.message).toBe('The service rejected the input: keywords: not accepted');
+		// The next poll waits out the pause after a 5xx (FAULT_PAUSE_MS): a service that is down is not hammered.
+		const endedMs = Date.now();
+		moveTo(time, endedMs + 5_000);
+		await poller.poll();
+		expect(proxy.arrivals.find((ms) => ms > endedMs)).toBeGreaterThanOrEqual(endedMs + 30_000);
+	});
+
+	it('counts a 5xx spell from its start while another search is refused meanwhile, and fails once it has lasted 30 minutes', async () => {
+		const { poller, proxy } = await behindProxy(twoSearches);
+		expect((await poller.poll()).error).toBeUndefined();
+		const down = { status: 503, body: { error: 'busy', error_code: 'service_unavailable' } };
+		proxy.mode = refusedIfRust(down);
+		// The refusal fails the polls that meet it; from minute 11 only the 503s are left.
+		const failedFor503: number[] = [];
+		for (let minute = 1; minute <= 40; minute++) {
+			if (minute === 11) proxy.mode = down;
+			moveTo(time, T0 + minute * MINUTE);
+			if ((await poller.poll()).error?.message.includes('503')) failedFor503.push(minute);
+		}
+		// Reported at the first poll that reaches the service 30 minutes into the spell (polls wait out a pause of up to 5).
+		expect(failedFor503[0]).toBeGreaterThan(TROUBLE_REPORTED_AFTER / MINUTE);
+		expect(failedFor503[0]).toBeLessThanOrEqual(1 + TROUBLE_REPORTED_AFTER / MINUTE + 5);
+	});
+
+	it('says in the log when it cannot read its saved state, and sends none of the jobs it had sent', async () => {
+		const { h, poller } = await behindProxy();
+		expect((await poller.poll()).error).toBeUndefined();
+		moveTo(time, T0 + MINUTE);
+		const posted = h.server.admin.addJobs(postedAt(T0 + 30_000, 3));
+		expect(uidsOf((await poller.poll()).items)).toEqual(posted.map((j) => j.uid));
+		stateOf(poller).version = 5;
+		moveTo(time, T0 + 2 * MINUTE);
+		const after = await poller.poll();
+		expect(after.items).toEqual([]);
+		expect(poller.logs.filter((l) => l.level === 'warn').map((l) => l.message)).toEqual([expect.stringContaining('its saved state could not be read')]);
 	});
 
 	it('fails at once when the service rejects the input, changes no watch state, and reads on once it is accepted', async () => {

@@ -97,19 +97,24 @@ describe('the uids it remembers', () => {
 		expect(d.failed).toBe(0);
 	});
 
+	/** An import of `count` jobs two hours in, 100 ms apart (`perMs` to a millisecond), shown a minute later. */
+	const bulk = (count: number, perMs = 1) => Array.from({ length: count }, (_, i) => job(7000 + i, T0 + 2 * HOUR + Math.floor(i / perMs) * 100, T0 + 2 * HOUR + MINUTE));
+	/** A job a minute besides, for six hours: a cap of 300 uids then forgets jobs hours old every poll. */
+	const besides = (jobs: IndexedJob[]) => [...steady(T0 - 30 * MINUTE, T0 + 6 * HOUR, MINUTE), ...jobs];
+	const smallCap = { maxSeenUids: 300, maxJobsPerPoll: 50 };
+
 	// Found by an audit: the cap dropped every part left below the floor, however old the uids it forgot.
 	it('loses no job of a part left unread below the floor when the uid cap forgets far older ones', async () => {
-		const burst = Array.from({ length: 200 }, (_, i) => job(7000 + i, T0 + 2 * HOUR + i * 100, T0 + 2 * HOUR + MINUTE));
-		const jobs = [...steady(T0 - 30 * MINUTE, T0 + 6 * HOUR, MINUTE), ...burst];
-		const d = await run(jobs, 8, { maxSeenUids: 300, maxJobsPerPoll: 50, delivery: 'lowestCost' });
+		const burst = bulk(200);
+		const d = await run(besides(burst), 8, { ...smallCap, delivery: 'lowestCost' });
 		expect(burst.map((j) => j.uid).filter((uid) => !d.sent.includes(uid))).toEqual([]);
 		expect(new Set(d.sent).size).toBe(d.sent.length);
 		expect(d.failed).toBe(0);
 	});
 
-	it('says so in the log, and sends none twice, where the uid cap has to forget jobs of a part it has not read yet', async () => {
-		const burst = Array.from({ length: 400 }, (_, i) => job(7000 + i, T0 + 2 * HOUR + i * 100, T0 + 2 * HOUR + MINUTE));
-		const d = drive([...steady(T0 - 30 * MINUTE, T0 + 6 * HOUR, MINUTE), ...burst], { settings: { maxSeenUids: 300, maxJobsPerPoll: 50, delivery: 'lowestCost' } });
+	it('counts for its warning the uids it forgot above jobs it had not read, where the uid cap leaves no room, and sends none twice', async () => {
+		const burst = bulk(400);
+		const d = drive(besides(burst), { settings: { ...smallCap, delivery: 'lowestCost' } });
 		let forgotten = 0;
 		for (let at = T0; at <= T0 + 8 * HOUR; at += MINUTE) forgotten += (await d.poll(at)).capped;
 		expect(burst.some((j) => !d.sent.includes(j.uid))).toBe(true);
@@ -120,8 +125,7 @@ describe('the uids it remembers', () => {
 
 	it('sends none twice where the uid cap forgets known jobs inside a part a final read left unfinished', async () => {
 		// Jobs two to a millisecond: final looks read whole, and a read of the import stops after a poll's rows.
-		const burst = Array.from({ length: 400 }, (_, i) => job(7000 + i, T0 + 2 * HOUR + Math.floor(i / 2) * 100, T0 + 2 * HOUR + MINUTE));
-		const d = await run([...steady(T0 - 30 * MINUTE, T0 + 6 * HOUR, MINUTE), ...burst], 8, { maxSeenUids: 300, maxJobsPerPoll: 50 });
+		const d = await run(besides(bulk(400, 2)), 8, smallCap);
 		expect(d.sent.length).toBeGreaterThan(400);
 		expect(new Set(d.sent).size).toBe(d.sent.length);
 		expect(d.failed).toBe(0);
@@ -198,17 +202,23 @@ describe('activation', () => {
 });
 
 describe('a stored state it cannot read (an update of another state version, or a damaged one)', () => {
+	/** Polls from T0 until a minute before two hours in, then finds its state unreadable. */
+	const dropAtTwoHours = async (d: ReturnType<typeof drive>) => {
+		await d.poll();
+		await d.pollUntil(T0 + 2 * HOUR - MINUTE);
+		d.dropState();
+	};
+
 	// Found by an audit: such a state started as an activation n8n 2.41 had not kept, and sent again the jobs of the last 20 minutes.
 	it.each([
 		['n8n 2.41 kept no activation poll', { unkeptActivationWithinMs: 6 * MINUTE }, {}],
 		['a 503 answers the first poll after it', {}, { outages: [{ fromMs: T0 + 2 * HOUR, toMs: T0 + 2 * HOUR + 90_000 }] }],
 		['Emit on First Poll is set', { firstPollLookbackMs: 3 * HOUR }, {}],
+		["the index's clock runs 10 minutes ahead of n8n's and n8n 2.41 kept no activation poll", { unkeptActivationWithinMs: 6 * MINUTE }, { skewMs: -10 * MINUTE }],
 	])('sends no job again where %s, and sends what shows later', async (_, settings, behaviour) => {
 		const jobs = steady(T0 - 30 * MINUTE, T0 + 4 * HOUR, 2 * MINUTE);
 		const d = drive(jobs, { settings, behaviour });
-		await d.poll();
-		await d.pollUntil(T0 + 2 * HOUR - MINUTE);
-		d.dropState();
+		await dropAtTwoHours(d);
 		await d.pollUntil(T0 + 5 * HOUR);
 		expect(new Set(d.sent).size).toBe(d.sent.length);
 		expect(d.sent).toEqual(expect.arrayContaining(jobs.filter((j) => j.visibleMs > T0 + 2 * HOUR + 2 * MINUTE).map((j) => j.uid)));
@@ -218,9 +228,7 @@ describe('a stored state it cannot read (an update of another state version, or 
 	it('sends no job again from the rest of a read a 503 cut short, where a thousand jobs came in its last ten minutes', async () => {
 		const dense: IndexedJob[] = Array.from({ length: 1000 }, (_, i) => job(8000 + i, T0 + 2 * HOUR - 12 * MINUTE + i * 600, T0 + 2 * HOUR - 11 * MINUTE + i * 600));
 		const d = drive([...steady(T0 - 30 * MINUTE, T0 + 4 * HOUR, 2 * MINUTE), ...dense], { behaviour: { outages: [{ fromMs: T0 + 2 * HOUR + 1, toMs: T0 + 2 * HOUR + 90_000 }] } });
-		await d.poll();
-		await d.pollUntil(T0 + 2 * HOUR - MINUTE);
-		d.dropState();
+		await dropAtTwoHours(d);
 		await d.poll(T0 + 2 * HOUR);
 		await d.pollUntil(T0 + 4 * HOUR);
 		expect(new Set(d.sent).size).toBe(d.sent.length);
@@ -230,9 +238,7 @@ describe('a stored state it cannot read (an update of another state version, or 
 	it('reads no further back than its Late Window where Emit on First Poll is set: that option is for the activation', async () => {
 		const jobs = steady(T0 - 6 * HOUR, T0 + 4 * HOUR, 2 * MINUTE);
 		const d = drive(jobs, { settings: { firstPollLookbackMs: 5 * HOUR } });
-		await d.poll();
-		await d.pollUntil(T0 + 2 * HOUR - MINUTE);
-		d.dropState();
+		await dropAtTwoHours(d);
 		const rowsBefore = d.index.rows();
 		await d.poll(T0 + 2 * HOUR);
 		// The Late Window and the index's usual delay: about 45 jobs, not the 150 of five hours.

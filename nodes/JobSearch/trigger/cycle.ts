@@ -29,8 +29,8 @@ export interface CycleOutcome extends Pick<SearchResult, 'firstPoll' | 'learning
 	state: TriggerState;
 	reader: ReadTotals;
 	budget: RequestBudget;
-	/** The failure that ended a search's reading, and what it means. */
-	failure?: { error: Error; kind: FailureKind };
+	/** The failure that ended a search's reading (`key`), and what it means: a lasting one before a passing one. */
+	failure?: { error: Error; kind: FailureKind; key: string };
 }
 
 const sum = (results: SearchResult[], of: (r: SearchResult) => number) => results.reduce((total, r) => total + of(r), 0);
@@ -44,7 +44,6 @@ export async function runSearches(
 ): Promise<CycleOutcome> {
 	const startMs = deps.now();
 	const base: TriggerState = typeof previous === 'object' ? previous : { searches: {}, requests: freshLedger(startMs, settings), lastPollMs: startMs };
-	// After a state it could not read, a search starts as on activation, sending nothing that state may have sent.
 	const newSearch: SearchState = { activatedMs: startMs - (settings.unkeptActivationWithinMs ?? 0), ...(previous === 'unreadable' ? { droppedMs: startMs } : {}) };
 	const budget = new RequestBudget(base.requests, settings, deps, startMs + settings.pollTimeMs * POLL_TIME_SHARE);
 	const knownBy = (key: string) => (uid: string) => Object.entries(base.searches).some(([other, s]) => other !== key && s.watch?.seen.has(uid) === true);
@@ -68,13 +67,13 @@ export async function runSearches(
 	for (const [i, run] of inTurn.entries()) await run.youngLooks(1 / (inTurn.length - i));
 
 	const results = runs.map((run) => run.result());
-	const failures = results.flatMap((r) => (r.reader.interruptedBy ? [{ error: r.reader.interruptedBy, kind: deps.classify(r.reader.interruptedBy) }] : []));
-	// A lasting failure of one search is not hidden by another's passing one.
+	const failures = results.flatMap(({ reader: { interruptedBy: error } }, i) => (error ? [{ error, kind: deps.classify(error), key: runs[i].key }] : []));
+	// Another search's passing failure must not hide a lasting one; the pause and the trouble streak follow any passing one.
 	const failure = failures.find((f) => f.kind.kind === 'lasting') ?? failures[0];
 	// The trouble streak ends once a page came through; a poll that got none for a passing failure starts or continues it.
-	const passing = failure && failure.kind.kind !== 'lasting';
+	const passing = failures.some((f) => f.kind.kind !== 'lasting');
 	const trouble: Trouble | undefined = results.some((r) => r.came) ? undefined : passing ? (base.trouble ?? { sinceMs: startMs }) : base.trouble;
-	if (failure?.kind.kind === 'passing') {
+	if (failures.some((f) => f.kind.kind === 'passing')) {
 		budget.pause(Math.min(10 * FAULT_PAUSE_MS, Math.max(FAULT_PAUSE_MS, trouble ? (startMs - trouble.sinceMs) / 2 : 0)));
 	}
 

@@ -82,14 +82,20 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 				return { jobs: data.jobs, total: data.total, ...usage };
 			};
 		const searches = settings.searches.map((search) => ({ key: search.key, fetchPage: fetchFor(search.filters) }));
-		const outcome = await runSearches(readState(staticData), searches, settings.cycle, {
+		const previous = readState(staticData);
+		if (previous === 'unreadable') {
+			this.logger.warn(
+				`${logPrefix.call(this)} its saved state could not be read (saved by another version, or damaged): it starts over, skipping jobs it had not sent yet rather than risk sending one twice`,
+			);
+		}
+		const outcome = await runSearches(previous, searches, settings.cycle, {
 			now: () => Date.now(),
 			sleep: async (ms) => await sleep(ms),
 			classify: classifyFailure,
 		});
 		const reported = failureToReport(outcome, Date.now());
 		writeState(staticData, outcome.state, [LOCK_KEY, PACE_KEY, WARNED_KEY]);
-		report.call(this, outcome, { rateLimited });
+		report.call(this, outcome, { rateLimited, names: new Map(settings.named ? settings.searches.map((s) => [s.key, s.names]) : []) });
 		const { consumedMicrocents, remainingMicrocents } = outcome.reader;
 		const credit = remainingMicrocents === undefined ? undefined : creditAfterPoll(staticData, Date.now(), consumedMicrocents, remainingMicrocents);
 		if (credit?.warnNow) this.logger.warn(`${logPrefix.call(this)} credit runs short: ${credit.warnNow}`);

@@ -35,8 +35,11 @@ export function logPrefix(this: IPollFunctions): string {
 
 const at = (ms: number) => new Date(ms).toISOString();
 
-/** One line per poll: what it sent, read, paid and waited for (`rateLimited`: the 429s its requests met), and what the user should know. */
-export function report(this: IPollFunctions, outcome: CycleOutcome, events = { rateLimited: 0 }): void {
+/**
+ * One line per poll: what it sent, read, paid and waited for (`rateLimited`: the 429s its requests met), and what the user
+ * should know; `names` (Several Searches) says which search a failure met.
+ */
+export function report(this: IPollFunctions, outcome: CycleOutcome, events: { rateLimited: number; names?: Map<string, string[]> } = { rateLimited: 0 }): void {
 	const { reader, budget } = outcome;
 	const head = logPrefix.call(this);
 	const parts = [
@@ -69,7 +72,9 @@ export function report(this: IPollFunctions, outcome: CycleOutcome, events = { r
 		);
 	} else if (failure && outcome.emit.length > 0) {
 		// Failing the poll would drop the jobs read: with several searches, one that always fails would otherwise go unnoticed.
-		this.logger.warn(`${head} ${failure.error.message}; the jobs read are sent, and a poll that meets it with no job to send fails`);
+		const search = events.names?.get(failure.key);
+		const which = search ? `search "${search.join('", "')}": ` : '';
+		this.logger.warn(`${head} ${which}${failure.error.message}; the jobs read are sent, and a poll that meets it with no job to send fails`);
 	}
 	for (const warning of reader.warnings) this.logger.warn(`${head} ${warning}`);
 	if (outcome.capped > 0) {

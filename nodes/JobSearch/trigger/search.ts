@@ -37,7 +37,7 @@ export interface SearchResult {
 	late: number;
 	/** Known jobs found at a newer createdAt (posted again): not sent again. */
 	reposts: number;
-	/** Uids the cap forgot above the floor (0 unless something is badly off). */
+	/** Uids the cap forgot above what was read to its end, where unread jobs are lost (0 unless something is badly off). */
 	capped: number;
 }
 
@@ -360,7 +360,7 @@ export class SearchRun {
 
 	/** Forgets uids a day below the floor and every pending part, and the oldest beyond the cap: every look and part rises above them. */
 	private prune(watch: Watch): void {
-		// Below this everything is read to the end: a uid forgotten above it leaves a job unread there (the log says so).
+		// Everything below this is read to its end: once the cap forgets a uid above it, the looks and parts rise past unread jobs.
 		const settledMs = Math.min(watch.floorMs, ...watch.pending.map((p) => p.fromMs - 1));
 		for (const [uid, ms] of watch.seen) if (ms < settledMs - MEMORY_MS) watch.seen.delete(uid);
 		const cap = this.settings.maxSeenUids ?? MAX_SEEN_UIDS;
