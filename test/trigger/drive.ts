@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { runSearches, type CycleOutcome, type CycleSettings } from '../../nodes/JobSearch/trigger/cycle';
 import { failureToReport } from '../../nodes/JobSearch/trigger/report';
-import { readState, writeState, type TriggerState } from '../../nodes/JobSearch/trigger/state';
+import { readState, writeState, type DroppedState, type TriggerState } from '../../nodes/JobSearch/trigger/state';
 import { MINUTE, arrayIndex, classifyModelFailure, type IndexBehaviour, type IndexedJob } from './indexModel';
 import { ONE_SEARCH, defaultSettings } from './simulation';
 
@@ -18,7 +18,7 @@ export function drive(jobs: IndexedJob[], options: { settings?: Partial<CycleSet
 	const clock = { ms: options.startMs ?? T0 };
 	const index = arrayIndex(jobs, clock, options.behaviour);
 	const settings = defaultSettings(options.settings);
-	let state: TriggerState | 'unreadable' | undefined;
+	let state: TriggerState | DroppedState | undefined;
 	const sent: string[] = [];
 	let failed = 0;
 	const poll = async (atMs?: number): Promise<CycleOutcome> => {
@@ -62,7 +62,7 @@ export function drive(jobs: IndexedJob[], options: { settings?: Partial<CycleSet
 		},
 		/** The search's own state, once it has read its Late Window. */
 		get watch() {
-			return typeof state === 'object' ? state.searches[ONE_SEARCH]?.watch : undefined;
+			return state && 'searches' in state ? state.searches[ONE_SEARCH]?.watch : undefined;
 		},
 		get failed() {
 			return failed;

@@ -21,7 +21,7 @@ export interface StoredSearch {
 export const stateOf = (poller: Poller) =>
 	poller.staticData() as IDataObject & {
 		version?: number;
-		lastPoll?: string;
+		polls?: number;
 		trouble?: { since: string; polls: number; reported?: string };
 		requests?: { tokens: number; at: string; share: number; sent: string[]; pausedUntil: string };
 		searches?: Record<string, StoredSearch>;

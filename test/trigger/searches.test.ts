@@ -4,7 +4,7 @@ import type { TriggerState } from '../../nodes/JobSearch/trigger/state';
 import { seededRandom } from '../../server/random';
 import { T0, busiestMinute } from './drive';
 import { HOUR, MINUTE, arrayIndex, classifyModelFailure, generateIndex, shownAt, type IndexedJob } from './indexModel';
-import { defaultSettings } from './simulation';
+import { defaultSettings, simulate } from './simulation';
 
 // Several searches in one trigger, on the cycle's own terms: each search asks its own index (the
 // jobs its filters match), all on one request budget and one clock.
@@ -107,6 +107,36 @@ describe('several searches in one trigger', () => {
 		for (let t = clock.ms + MINUTE; t <= T0 + 5 * HOUR; t += MINUTE) await pollAt(t, ['A', 'C']);
 		expect(Object.keys(p.state!.searches).sort()).toEqual(['A', 'C']);
 		expect(sent).toHaveLength(new Set(sent).size);
+	});
+
+	// Found by an audit: a state it cannot read took the request ledger with it, so the first poll after spent as if the last minute had sent nothing.
+	it('keeps within the key\'s limit on the poll that finds its state saved by another version, where the polls before used the whole limit, and sends no job twice', async () => {
+		// 600 jobs an hour, each search's own: five searches' young looks take every request the key allows.
+		const jobs: IndexedJob[] = Array.from({ length: 1_800 }, (_, i) => ({ uid: String(40_000 + i), createdMs: T0 + i * 6_000 + 13, visibleMs: T0 + i * 6_000 + 13 + (i % 7) * MINUTE }));
+		const searches = ['A', 'B', 'C', 'D', 'E'].map((key, k) => ({ key, jobs: jobs.filter((_, i) => i % 5 === k) }));
+		const spec = { jobs, searches, settings: defaultSettings({ requestsPerMinute: 10 }), everyMinutes: 1 };
+		const [before] = await simulate([spec], T0, T0 + 2 * HOUR);
+		expect(before.peakPerMinute).toBe(10);
+		const [dropped] = await simulate([{ ...spec, dropStateAtMs: T0 + 2 * HOUR }], T0, T0 + 3 * HOUR);
+		expect(dropped.peakPerMinute).toBeLessThanOrEqual(10);
+		expect(dropped.duplicates).toEqual([]);
+	});
+
+	// Found by an audit: the turn went by the poll's time over the shortest interval, which a custom schedule leaves at a minute,
+	// so an hourly one gave the first request to the same search at every poll.
+	it('gives the first request to each of two searches in turn where a custom schedule polls every hour', async () => {
+		const { jobs, traits } = world(8, 13);
+		const clock = { ms: T0 };
+		const p = poller(jobs, traits, SEARCHES.slice(0, 2), clock);
+		const firsts: string[] = [];
+		for (let t = T0; t <= T0 + 8 * HOUR; t += HOUR) {
+			clock.ms = Math.max(clock.ms, t);
+			await p.poll();
+			const first = [...p.indexes].map(([key, index]) => ({ key, atMs: Math.min(...index.requests.filter((r) => r.atMs >= t).map((r) => r.atMs)) }));
+			firsts.push(first.sort((a, b) => a.atMs - b.atMs)[0].key);
+		}
+		// The first poll reads both Late Windows together.
+		expect(firsts.slice(1).join('')).toMatch(/^(BA)+B?$|^(AB)+A?$/);
 	});
 
 	it('keeps a search under the same key while its filters stay the same, and merges searches with the same filters', () => {

@@ -1,7 +1,9 @@
-import { runSearches, type CycleSettings } from '../../nodes/JobSearch/trigger/cycle';
+import type { IDataObject } from 'n8n-workflow';
+
 import type { FetchPage } from '../../nodes/JobSearch/paging/reader';
+import { runSearches, type CycleSettings } from '../../nodes/JobSearch/trigger/cycle';
 import { failureToReport } from '../../nodes/JobSearch/trigger/report';
-import type { TriggerState } from '../../nodes/JobSearch/trigger/state';
+import { readState, writeState, type DroppedState, type TriggerState } from '../../nodes/JobSearch/trigger/state';
 import {
 	DEFAULT_LATE_WINDOW_MINUTES,
 	DEFAULT_MAX_JOBS_PER_POLL,
@@ -39,6 +41,15 @@ export interface SimTrigger {
 	behaviour?: IndexBehaviour;
 	settings: CycleSettings;
 	everyMinutes: number;
+	/** The first poll from this moment finds the state saved by another state version (as after an update). */
+	dropStateAtMs?: number;
+}
+
+/** The state as a version of the trigger with another state version finds it. */
+function asAnotherVersion(state: TriggerState | undefined): TriggerState | DroppedState | undefined {
+	const staticData: IDataObject = {};
+	if (state) writeState(staticData, state);
+	return readState({ ...JSON.parse(JSON.stringify(staticData)), version: 5 });
 }
 
 export interface SimFigures {
@@ -81,6 +92,7 @@ interface Running {
 	index: { requests: { atMs: number }[]; rows: () => number };
 	searches: { key: string; fetchPage: FetchPage }[];
 	state?: TriggerState;
+	stateDropped?: boolean;
 	pollTimes: number[];
 	deliveredAt: Map<string, number>;
 	duplicates: string[];
@@ -160,7 +172,9 @@ export async function simulate(triggers: SimTrigger[], fromMs: number, toMs: num
 			run.pollTimes.push(pollMs);
 			const before = run.index.requests.length;
 			const rowsBefore = run.index.rows();
-			const out = await runSearches(run.state, run.searches, run.spec.settings, {
+			const drop = run.spec.dropStateAtMs !== undefined && pollMs >= run.spec.dropStateAtMs && !run.stateDropped;
+			if (drop) run.stateDropped = true;
+			const out = await runSearches(drop ? asAnotherVersion(run.state) : run.state, run.searches, run.spec.settings, {
 				now: () => clock.ms,
 				sleep: async (ms) => await time.sleep(ms),
 				classify: classifyModelFailure,

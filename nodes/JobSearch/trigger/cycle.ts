@@ -4,7 +4,7 @@ import { compareNewestFirst, type FetchPage, type Reader } from '../paging/reade
 import { RequestBudget, freshLedger } from './requests';
 import { SearchRun, type SearchResult } from './search';
 import { jobsByUid } from './searches';
-import type { SearchState, TriggerState, Trouble } from './state';
+import type { DroppedState, SearchState, TriggerState, Trouble } from './state';
 import type { CycleDeps, CycleSettings, FailureKind } from './types';
 import { FAULT_PAUSE_MS, POLL_TIME_SHARE } from './tunables';
 
@@ -37,19 +37,20 @@ const sum = (results: SearchResult[], of: (r: SearchResult) => number) => result
 
 /** One poll of every search on one request budget (DESIGN.md): new jobs first, then final looks, then young looks; each job sent once. */
 export async function runSearches(
-	previous: TriggerState | 'unreadable' | undefined,
+	previous: TriggerState | DroppedState | undefined,
 	searches: SearchInput[],
 	settings: CycleSettings,
 	deps: Omit<CycleDeps, 'fetchPage'>,
 ): Promise<CycleOutcome> {
 	const startMs = deps.now();
-	const base: TriggerState = typeof previous === 'object' ? previous : { searches: {}, requests: freshLedger(startMs, settings), lastPollMs: startMs };
-	const newSearch: SearchState = { activatedMs: startMs - (settings.unkeptActivationWithinMs ?? 0), ...(previous === 'unreadable' ? { droppedMs: startMs } : {}) };
+	const dropped = previous !== undefined && 'dropped' in previous;
+	const base: TriggerState = previous && !dropped ? previous : { searches: {}, requests: previous?.requests ?? freshLedger(startMs, settings), polls: 0 };
+	const newSearch: SearchState = { activatedMs: startMs - (settings.unkeptActivationWithinMs ?? 0), ...(dropped ? { droppedMs: startMs } : {}) };
 	const budget = new RequestBudget(base.requests, settings, deps, startMs + settings.pollTimeMs * POLL_TIME_SHARE);
 	const knownBy = (key: string) => (uid: string) => Object.entries(base.searches).some(([other, s]) => other !== key && s.watch?.seen.has(uid) === true);
 	const runs = searches.map(({ key, fetchPage }) => new SearchRun(key, base.searches[key] ?? newSearch, settings, { ...deps, fetchPage }, budget, knownBy(key)));
 	// The searches take turns at going first, so a budget that runs out does not always miss the same one.
-	const turn = runs.length > 0 ? Math.floor(startMs / settings.intervalMs) % runs.length : 0;
+	const turn = runs.length > 0 ? base.polls % runs.length : 0;
 	const inTurn = [...runs.slice(turn), ...runs.slice(0, turn)];
 	const rowsRead = () => runs.reduce((total, run) => total + run.reader.rows, 0);
 	// Activation reads send their first requests together (the index shows each search the same jobs), further pages one search at a time.
@@ -90,7 +91,7 @@ export async function runSearches(
 			searches: Object.fromEntries(searches.map(({ key }, index) => [key, results[index].state])),
 			requests: budget.toLedger(),
 			...(trouble ? { trouble } : {}),
-			lastPollMs: startMs,
+			polls: base.polls + 1,
 		},
 		reader: {
 			rows: sum(results, (r) => r.reader.rows),

@@ -83,7 +83,7 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 			};
 		const searches = settings.searches.map((search) => ({ key: search.key, fetchPage: fetchFor(search.filters) }));
 		const previous = readState(staticData);
-		if (previous === 'unreadable') {
+		if (previous && 'dropped' in previous) {
 			this.logger.warn(
 				`${logPrefix.call(this)} its saved state could not be read (saved by another version, or damaged): it starts over, skipping jobs it had not sent yet rather than risk sending one twice`,
 			);

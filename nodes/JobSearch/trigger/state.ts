@@ -55,7 +55,14 @@ export interface TriggerState {
 	searches: Record<string, SearchState>;
 	requests: RequestLedger;
 	trouble?: Trouble;
-	lastPollMs: number;
+	/** The polls it has made: the searches take turns at going first by it. */
+	polls: number;
+}
+
+/** What is left of a state of another version, or damaged: its request ledger where that still reads (its format is not the searches'). */
+export interface DroppedState {
+	dropped: true;
+	requests?: RequestLedger;
 }
 
 const VERSION = 6;
@@ -111,12 +118,16 @@ function storeWatch(w: Watch): IDataObject {
 	};
 }
 
-/** The state in the node's static data; undefined when there is none; 'unreadable' when it is another version's or damaged. */
-export function readState(staticData: IDataObject): TriggerState | 'unreadable' | undefined {
+function readLedger(value: unknown): RequestLedger {
+	const r = value as IDataObject;
+	return { tokens: finite(r.tokens), atMs: time(r.at), share: finite(r.share), sentMs: list(r.sent).map(time), pausedUntilMs: time(r.pausedUntil) };
+}
+
+/** The state in the node's static data; undefined when there is none. */
+export function readState(staticData: IDataObject): TriggerState | DroppedState | undefined {
 	if (staticData.version === undefined) return undefined;
-	if (staticData.version !== VERSION) return 'unreadable';
 	try {
-		const r = staticData.requests as IDataObject;
+		if (staticData.version !== VERSION) throw new Error('another version');
 		const trouble = staticData.trouble as IDataObject | undefined;
 		const searches: Record<string, SearchState> = {};
 		for (const [key, s] of Object.entries(staticData.searches as IDataObject)) {
@@ -128,13 +139,17 @@ export function readState(staticData: IDataObject): TriggerState | 'unreadable' 
 			};
 		}
 		return {
-			lastPollMs: time(staticData.lastPoll),
+			polls: finite(staticData.polls ?? 0),
 			searches,
-			requests: { tokens: finite(r.tokens), atMs: time(r.at), share: finite(r.share), sentMs: list(r.sent).map(time), pausedUntilMs: time(r.pausedUntil) },
+			requests: readLedger(staticData.requests),
 			...(trouble ? { trouble: { sinceMs: time(trouble.since), ...(trouble.reported ? { reportedMs: time(trouble.reported) } : {}) } } : {}),
 		};
 	} catch {
-		return 'unreadable';
+		try {
+			return { dropped: true, requests: readLedger(staticData.requests) };
+		} catch {
+			return { dropped: true };
+		}
 	}
 }
 
@@ -144,7 +159,7 @@ export function writeState(staticData: IDataObject, state: TriggerState, keep: r
 	for (const key of Object.keys(staticData)) if (!keep.includes(key)) delete staticData[key];
 	Object.assign(staticData, {
 		version: VERSION,
-		lastPoll: iso(state.lastPollMs),
+		polls: state.polls,
 		searches: Object.fromEntries(
 			Object.entries(state.searches).map(([key, s]) => [
 				key,
