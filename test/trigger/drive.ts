@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { runSearches, type CycleOutcome, type CycleSettings } from '../../nodes/JobSearch/trigger/cycle';
 import { failureToReport } from '../../nodes/JobSearch/trigger/report';
-import { readState, writeState, type DroppedState, type TriggerState } from '../../nodes/JobSearch/trigger/state';
+import { isDropped, readState, writeState, type DroppedState, type TriggerState } from '../../nodes/JobSearch/trigger/state';
 import { MINUTE, arrayIndex, classifyModelFailure, type IndexBehaviour, type IndexedJob } from './indexModel';
 import { ONE_SEARCH, defaultSettings } from './simulation';
 
@@ -62,7 +62,7 @@ export function drive(jobs: IndexedJob[], options: { settings?: Partial<CycleSet
 		},
 		/** The search's own state, once it has read its Late Window. */
 		get watch() {
-			return state && 'searches' in state ? state.searches[ONE_SEARCH]?.watch : undefined;
+			return state && !isDropped(state) ? state.searches[ONE_SEARCH]?.watch : undefined;
 		},
 		get failed() {
 			return failed;

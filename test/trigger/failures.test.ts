@@ -117,7 +117,7 @@ describe('the activation poll', () => {
 		await c.arm(h, proxy, poller);
 		const first = await poller.poll();
 		expect(first).toEqual({ items: [], empty: true });
-		expect(stateOf(poller)).toMatchObject({ version: 6, polls: 1, trouble: { since: iso(T0) } });
+		expect(stateOf(poller)).toMatchObject({ version: 7, polls: 1, trouble: { since: iso(T0) } });
 		const activatedMs = c.fenced ? T0 - 6 * MINUTE : T0;
 		expect(searchOf(poller)).toEqual({ activated: iso(activatedMs) });
 		expect(poller.logs.map((l) => l.message)).toEqual([

@@ -40,7 +40,7 @@ describe('on activation and in the editor', () => {
 		const first = await h.poller.poll();
 		expect(first.error).toBeUndefined();
 		expect(first.empty).toBe(true);
-		expect(stateOf(h.poller)).toMatchObject({ version: 6, polls: 1 });
+		expect(stateOf(h.poller)).toMatchObject({ version: 7, polls: 1 });
 		expect(searchOf(h.poller)).toMatchObject({ activated: iso(DAY_START), watch: { head: iso(DAY_START - MINUTE) } });
 		expect(Object.keys(searchOf(h.poller)!.watch!.seen).sort()).toEqual([...atActivation].sort());
 		moveTo(time, DAY_START + 30 * MINUTE);

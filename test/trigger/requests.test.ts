@@ -60,6 +60,15 @@ describe('the request budget', () => {
 		expect(busiestMinute([...full, ...sent])).toBe(10);
 	});
 
+	it('counts the last requests of a state it could not read in the rate window, in whatever order they were kept, and none dated after now', async () => {
+		// Ten requests in the last 40 seconds, stored out of order, and one dated an hour ahead (a damaged state, a clock that jumped back).
+		const lastMinute = Array.from({ length: 10 }, (_, i) => T0 - 40_000 + i * 4_000).reverse();
+		const { take, sent } = budgetAt(freshLedger(T0, { requestsPerMinute: 5 }, [T0 + 60 * MINUTE, ...lastMinute]), 5, 2 * MINUTE);
+		expect(await take()).toBe(true);
+		// The first place in the window frees 60 seconds after the oldest of the ten.
+		expect(sent).toEqual([T0 + 20_001]);
+	});
+
 	it('spends on average no more than Requests per Minute, with at most BUCKET_MINUTES of it saved up', async () => {
 		const ledger = { ...freshLedger(T0 - 10 * 60 * MINUTE, { requestsPerMinute: 5 }), tokens: 0 };
 		const { budget } = budgetAt(ledger, 5, MINUTE);

@@ -56,11 +56,11 @@ describe('the stored state', () => {
 		expect(roundTrip(waiting)).toEqual(waiting);
 	});
 
-	it('reads a state of its version saved before it counted its polls (with the time of the last one instead) as one at its first poll', () => {
+	it('reads a state of version 6, which kept the time of the last poll where version 7 counts the polls, as one at its first poll', () => {
 		const staticData: Record<string, unknown> = {};
 		writeState(staticData as never, state);
 		const { polls: _, ...before } = JSON.parse(JSON.stringify(staticData));
-		expect(readState({ ...before, lastPoll: new Date(T0 - 5).toISOString() })).toEqual({ ...state, polls: 0 });
+		expect(readState({ ...before, version: 6, lastPoll: new Date(T0 - 5).toISOString() })).toEqual({ ...state, polls: 0 });
 	});
 
 	it('tells a trigger with no state from one whose state is of another version or malformed', () => {
@@ -69,10 +69,11 @@ describe('the stored state', () => {
 		const staticData: Record<string, unknown> = {};
 		writeState(staticData as never, state);
 		const stored = JSON.parse(JSON.stringify(staticData));
-		// The request ledger is kept where it still reads: the key's last minute is the key's, whatever the version.
-		expect(readState({ ...stored, version: 5 })).toEqual({ dropped: true, requests: state.requests });
-		expect(readState({ ...stored, polls: 'seven' })).toEqual({ dropped: true, requests: state.requests });
-		expect(readState({ ...stored, version: 5, requests: { ...stored.requests, sent: ['soon'] } })).toEqual({ dropped: true });
+		// The times of the last requests are kept where they read: they count in the key's window, whatever the version.
+		expect(readState({ ...stored, version: 5 })).toEqual({ dropped: true, sentMs: state.requests.sentMs });
+		expect(readState({ ...stored, polls: 'seven' })).toEqual({ dropped: true, sentMs: state.requests.sentMs });
+		expect(readState({ ...stored, version: 8, requests: { ...stored.requests, sent: ['soon', stored.requests.sent[1]] } })).toEqual({ dropped: true, sentMs: [T0 - 6_000] });
+		expect(readState({ version: 5 })).toEqual({ dropped: true, sentMs: [] });
 		const search = stored.searches.a1b2c3d4;
 		expect(readState({ ...stored, searches: { a1b2c3d4: { ...search, watch: { ...search.watch, seen: { a: 'x' } } } } })).toMatchObject({ dropped: true });
 		expect(readState({ ...stored, searches: undefined })).toMatchObject({ dropped: true });

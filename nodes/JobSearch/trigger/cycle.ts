@@ -4,7 +4,7 @@ import { compareNewestFirst, type FetchPage, type Reader } from '../paging/reade
 import { RequestBudget, freshLedger } from './requests';
 import { SearchRun, type SearchResult } from './search';
 import { jobsByUid } from './searches';
-import type { DroppedState, SearchState, TriggerState, Trouble } from './state';
+import { isDropped, type DroppedState, type SearchState, type TriggerState, type Trouble } from './state';
 import type { CycleDeps, CycleSettings, FailureKind } from './types';
 import { FAULT_PAUSE_MS, POLL_TIME_SHARE } from './tunables';
 
@@ -43,8 +43,8 @@ export async function runSearches(
 	deps: Omit<CycleDeps, 'fetchPage'>,
 ): Promise<CycleOutcome> {
 	const startMs = deps.now();
-	const dropped = previous !== undefined && 'dropped' in previous;
-	const base: TriggerState = previous && !dropped ? previous : { searches: {}, requests: previous?.requests ?? freshLedger(startMs, settings), polls: 0 };
+	const dropped = isDropped(previous);
+	const base: TriggerState = previous && !isDropped(previous) ? previous : { searches: {}, requests: freshLedger(startMs, settings, dropped ? previous.sentMs : []), polls: 0 };
 	const newSearch: SearchState = { activatedMs: startMs - (settings.unkeptActivationWithinMs ?? 0), ...(dropped ? { droppedMs: startMs } : {}) };
 	const budget = new RequestBudget(base.requests, settings, deps, startMs + settings.pollTimeMs * POLL_TIME_SHARE);
 	const knownBy = (key: string) => (uid: string) => Object.entries(base.searches).some(([other, s]) => other !== key && s.watch?.seen.has(uid) === true);

@@ -11,7 +11,7 @@ import { LOCK_KEY, releaseLock, takeLock } from './pollLock';
 import { classifyFailure, failureToReport, logPrefix, report } from './report';
 import { readSettings, type TriggerSettings } from './settings';
 import { jobsByUid } from './searches';
-import { readState, writeState } from './state';
+import { isDropped, readState, writeState } from './state';
 import { MANUAL_SAMPLE_SIZE } from './description';
 import { POLL_TIME_SHARE } from './tunables';
 
@@ -83,7 +83,7 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 			};
 		const searches = settings.searches.map((search) => ({ key: search.key, fetchPage: fetchFor(search.filters) }));
 		const previous = readState(staticData);
-		if (previous && 'dropped' in previous) {
+		if (isDropped(previous)) {
 			this.logger.warn(
 				`${logPrefix.call(this)} its saved state could not be read (saved by another version, or damaged): it starts over, skipping jobs it had not sent yet rather than risk sending one twice`,
 			);

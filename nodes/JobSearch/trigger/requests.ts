@@ -31,9 +31,9 @@ interface RequestSettings {
 	intervalMs?: number;
 }
 
-/** A new trigger starts with a few requests in hand, not an hour's worth: activation is no burst. */
-export function freshLedger(nowMs: number, settings: RequestSettings): RequestLedger {
-	return { tokens: windowCap(settings), atMs: nowMs, share: 1, sentMs: [], pausedUntilMs: 0 };
+/** A new trigger starts with a few requests in hand, not an hour's worth: activation is no burst. `sentMs`: a dropped state's last requests. */
+export function freshLedger(nowMs: number, settings: RequestSettings, sentMs: number[] = []): RequestLedger {
+	return { tokens: windowCap(settings), atMs: nowMs, share: 1, sentMs: sentMs.filter((ms) => ms <= nowMs).sort((a, b) => a - b), pausedUntilMs: 0 };
 }
 
 /** The most requests any 60 seconds may see: a Free key's whole limit, or more if the user says the key allows it. */

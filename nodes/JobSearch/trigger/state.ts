@@ -59,13 +59,17 @@ export interface TriggerState {
 	polls: number;
 }
 
-/** What is left of a state of another version, or damaged: its request ledger where that still reads (its format is not the searches'). */
+/** What is kept of a state of another version, or damaged: the times of its last requests, since those count in the key's window whatever the format. */
 export interface DroppedState {
 	dropped: true;
-	requests?: RequestLedger;
+	sentMs: number[];
 }
 
-const VERSION = 6;
+export const isDropped = (state: TriggerState | DroppedState | undefined): state is DroppedState => state !== undefined && 'dropped' in state;
+
+const VERSION = 7;
+/** Version 6 differs only in keeping the last poll's time, which nothing read, where 7 counts the polls. */
+const READABLE_VERSIONS: unknown[] = [6, VERSION];
 const iso = (ms: number) => new Date(ms).toISOString();
 
 function time(value: unknown): number {
@@ -118,16 +122,17 @@ function storeWatch(w: Watch): IDataObject {
 	};
 }
 
-function readLedger(value: unknown): RequestLedger {
-	const r = value as IDataObject;
-	return { tokens: finite(r.tokens), atMs: time(r.at), share: finite(r.share), sentMs: list(r.sent).map(time), pausedUntilMs: time(r.pausedUntil) };
+function dropped(staticData: IDataObject): DroppedState {
+	const sent = list((staticData.requests as IDataObject | undefined)?.sent).map((at) => Date.parse(String(at)));
+	return { dropped: true, sentMs: sent.filter((ms) => Number.isFinite(ms)) };
 }
 
 /** The state in the node's static data; undefined when there is none. */
 export function readState(staticData: IDataObject): TriggerState | DroppedState | undefined {
 	if (staticData.version === undefined) return undefined;
+	if (!READABLE_VERSIONS.includes(staticData.version)) return dropped(staticData);
 	try {
-		if (staticData.version !== VERSION) throw new Error('another version');
+		const r = staticData.requests as IDataObject;
 		const trouble = staticData.trouble as IDataObject | undefined;
 		const searches: Record<string, SearchState> = {};
 		for (const [key, s] of Object.entries(staticData.searches as IDataObject)) {
@@ -141,15 +146,11 @@ export function readState(staticData: IDataObject): TriggerState | DroppedState 
 		return {
 			polls: finite(staticData.polls ?? 0),
 			searches,
-			requests: readLedger(staticData.requests),
+			requests: { tokens: finite(r.tokens), atMs: time(r.at), share: finite(r.share), sentMs: list(r.sent).map(time), pausedUntilMs: time(r.pausedUntil) },
 			...(trouble ? { trouble: { sinceMs: time(trouble.since), ...(trouble.reported ? { reportedMs: time(trouble.reported) } : {}) } } : {}),
 		};
 	} catch {
-		try {
-			return { dropped: true, requests: readLedger(staticData.requests) };
-		} catch {
-			return { dropped: true };
-		}
+		return dropped(staticData);
 	}
 }
 
