@@ -60,6 +60,8 @@ export interface RangeRead {
 	stuck?: boolean;
 	/** The uids the read returned inside its range. */
 	shown: Set<string>;
+	/** Its first page's exact total counted more jobs than the read returned: a page may have left one out. */
+	short?: boolean;
 }
 
 export interface CountRead {
@@ -167,6 +169,8 @@ export class Reader {
 		// Matches the last page's total said were left beyond it: the next page asks for no more, so a
 		// caller's worst-case credit check is not overstated (a rounded total says only "at least").
 		let left = Infinity;
+		let firstTotal: number | undefined;
+		const done = () => ({ complete: true, shown, ...(shown.size < (firstTotal ?? 0) ? { short: true } : {}) });
 		for (;;) {
 			if (this.spent()) return { complete: false, unread: { fromMs, toMs }, shown };
 			// The jobs already read at (or, on a rounding host, just past) the boundary come back first.
@@ -206,10 +210,11 @@ export class Reader {
 			}
 			if (toMs !== undefined && newestMs > toMs) this.overreachMs = Math.max(this.overreachMs, newestMs - toMs);
 			const exact = isExactTotal(page.total);
+			firstTotal ??= exact && range.toMs !== undefined ? page.total : 0;
 			// Nothing left: an empty page, a page that reached below the range, or one that held every
 			// match of its window (a rounded total is only "at least": there a full page reads on).
-			if (uids.size === 0 || oldestMs < fromMs) return { complete: true, shown };
-			if (uids.size >= page.total && (exact || page.jobs.length < limit)) return { complete: true, shown };
+			if (uids.size === 0 || oldestMs < fromMs) return done();
+			if (uids.size >= page.total && (exact || page.jobs.length < limit)) return done();
 			if (fresh === 0) {
 				this.interruptedBy = new TimeBoundIgnored(toMs, toMs !== undefined && newestMs > toMs ? newestMs : undefined);
 				return { complete: false, stuck: true, unread: { fromMs, toMs }, shown };

@@ -173,12 +173,12 @@ export class SearchRun {
 	}
 
 	/** A part read whole as far as the poll allows; its unread rest waits as a pending part, so the next poll goes on, not over. */
-	private async readPart(range: Range): Promise<boolean> {
+	private async readPart(range: Range): Promise<RangeRead | undefined> {
 		const read = await this.readWhole(range);
 		const restToMs = read.unread?.toMs;
-		if (read.complete || restToMs === undefined || restToMs >= range.toMs) return read.complete;
+		if (read.complete || restToMs === undefined || restToMs >= range.toMs) return read.complete ? read : undefined;
 		this.watch!.pending.push({ fromMs: range.fromMs, toMs: restToMs });
-		return true;
+		return read;
 	}
 
 	/** New jobs first, within Max Jobs per Poll: the activation read, or the head and then the parts earlier polls left. */
@@ -309,8 +309,10 @@ export class SearchRun {
 			const lagging = dueMs - watch.finalMs > FINAL_LAG_MAX_MS + this.settings.intervalMs;
 			if (whole || lagging) {
 				const toMs = known.partEnd(watch.finalMs, whole ? endMs : Math.min(endMs, dueMs - FINAL_LAG_MAX_MS - this.settings.intervalMs), PART_MAX_KNOWN, this.rounds());
-				if (!(await this.readPart({ fromMs: watch.finalMs + 1, toMs }))) return;
-				if (watch.floorMs === watch.finalMs) watch.floorMs = toMs;
+				const read = await this.readPart({ fromMs: watch.finalMs + 1, toMs });
+				if (!read) return;
+				// Where its total counted a job no page returned, the part waits for its count (a replica missing a job for a moment).
+				if (watch.floorMs === watch.finalMs && (!read.short || this.rounds())) watch.floorMs = toMs;
 				watch.finalMs = toMs;
 				continue;
 			}
