@@ -37,6 +37,8 @@ describe('the request budget', () => {
 		expect(sent.length).toBeGreaterThan(40);
 		expect(busiestMinute(sent)).toBe(10);
 		for (let i = 1; i < sent.length; i++) expect(sent[i] - sent[i - 1]).toBeGreaterThanOrEqual(6_000);
+		// A second to spare: the eleventh may reach the service up to a second sooner than the first did and still be in a new minute.
+		for (let i = 10; i < sent.length; i++) expect(sent[i] - sent[i - 10]).toBeGreaterThanOrEqual(61_000);
 	});
 
 	it('gives a free place in the rate window to one of two requests that wait for it together (the searches\' activation reads)', async () => {
@@ -60,13 +62,20 @@ describe('the request budget', () => {
 		expect(busiestMinute([...full, ...sent])).toBe(10);
 	});
 
+	it('keeps the second to spare across polls: ten requests of the last 61 seconds still hold the next one back', async () => {
+		const lastMinute = Array.from({ length: 10 }, (_, i) => T0 - 60_500 + i * 6_000);
+		const { take, sent } = budgetAt({ ...freshLedger(T0, { requestsPerMinute: 5 }), sentMs: lastMinute }, 5, MINUTE);
+		expect(await take()).toBe(true);
+		expect(sent).toEqual([T0 + 500]);
+	});
+
 	it('counts the last requests of a state it could not read in the rate window, in whatever order they were kept, and none dated after now', async () => {
 		// Ten requests in the last 40 seconds, stored out of order, and one dated an hour ahead (a damaged state, a clock that jumped back).
 		const lastMinute = Array.from({ length: 10 }, (_, i) => T0 - 40_000 + i * 4_000).reverse();
 		const { take, sent } = budgetAt(freshLedger(T0, { requestsPerMinute: 5 }, [T0 + 60 * MINUTE, ...lastMinute]), 5, 2 * MINUTE);
 		expect(await take()).toBe(true);
-		// The first place in the window frees 60 seconds after the oldest of the ten.
-		expect(sent).toEqual([T0 + 20_001]);
+		// The first place in the window frees a minute and a second (the margin) after the oldest of the ten.
+		expect(sent).toEqual([T0 - 40_000 + 61_000]);
 	});
 
 	it('spends on average no more than Requests per Minute, with at most BUCKET_MINUTES of it saved up', async () => {

@@ -6,6 +6,9 @@ const MINUTE_MS = 60_000;
 /** The service counts requests in a sliding window of one minute (docs/service.md#limits). */
 const RATE_WINDOW_MS = MINUTE_MS;
 
+/** A request reaches the service a little after it is sent, some faster than others: the window is kept this much longer. */
+const WINDOW_MARGIN_MS = 1_000;
+
 /** However the options are set, no 60 seconds see more requests than a Free key's whole limit. */
 export const WINDOW_REQUEST_CAP = SERVICE_PLANS.free.requestsPerMinute;
 
@@ -64,7 +67,7 @@ export class RequestBudget {
 		const nowMs = clock.now();
 		const elapsedMin = Math.max(0, nowMs - previous.atMs) / MINUTE_MS;
 		const share = Math.min(1, previous.share + RATE_RECOVERY_PER_MINUTE * elapsedMin);
-		this.ledger = { ...previous, share, sentMs: previous.sentMs.filter((ms) => ms > nowMs - RATE_WINDOW_MS) };
+		this.ledger = { ...previous, share, sentMs: previous.sentMs.filter((ms) => ms > nowMs - RATE_WINDOW_MS - WINDOW_MARGIN_MS) };
 		this.refill(nowMs);
 	}
 
@@ -104,7 +107,7 @@ export class RequestBudget {
 	private turnMs(burst: boolean): number {
 		const cap = windowCap(this.settings);
 		const sent = this.ledger.sentMs;
-		const windowFreeMs = sent.length >= cap ? sent[sent.length - cap] + RATE_WINDOW_MS + 1 : -Infinity;
+		const windowFreeMs = sent.length >= cap ? sent[sent.length - cap] + RATE_WINDOW_MS + WINDOW_MARGIN_MS : -Infinity;
 		if (burst) return Math.max(this.ledger.pausedUntilMs, windowFreeMs);
 		const lastMs = sent.length > 0 ? sent[sent.length - 1] : -Infinity;
 		return Math.max(this.ledger.pausedUntilMs, windowFreeMs, lastMs + RATE_WINDOW_MS / cap);
