@@ -281,21 +281,23 @@ describe('hosts that deviate from the contract in ordinary ways', () => {
 	it.each([
 		['As Soon As Seen', {}],
 		['Lowest Cost', { delivery: 'lowestCost' as const }],
+		['Lowest Cost, where Max Jobs per Poll 1 cuts the read short', { delivery: 'lowestCost' as const, maxJobsPerPoll: 1 }],
 	])('sends a job that one page left out while its total counted it, under %s', async (_, settings) => {
-		const jobs = [job(1, T0 + 5 * MINUTE, T0 + 6 * MINUTE), job(2, T0 + 5 * MINUTE + 10_000, T0 + 6 * MINUTE), job(3, T0 + 5 * MINUTE + 20_000, T0 + 6 * MINUTE)];
+		const jobs = [1, 2, 3, 4, 5].map((n) => job(n, T0 + 5 * MINUTE + n * 10_000, T0 + 7 * MINUTE));
 		const d = drive(jobs, { settings });
 		const honest = d.index.fetchPage;
 		let leftOut = false;
+		// The one page that held job 4 with another job leaves it out and answers the next one in its place.
 		(d.index as { fetchPage: typeof honest }).fetchPage = async (request: PageRequest) => {
-			const page = await honest(request);
-			if (leftOut || page.jobs.length < 2 || !page.jobs.some((j) => j.uid === '2')) return page;
-			leftOut = true;
-			return { ...page, jobs: page.jobs.filter((j) => j.uid !== '2') };
+			const page = await honest({ ...request, limit: request.limit + 1 });
+			const leaves = !leftOut && page.jobs.slice(0, request.limit).some((j) => j.uid === '4') && request.limit >= 2;
+			leftOut ||= leaves;
+			return { ...page, jobs: page.jobs.filter((j) => !leaves || j.uid !== '4').slice(0, request.limit) };
 		};
 		await d.poll();
 		await d.pollUntil(T0 + 4 * HOUR);
 		expect(leftOut).toBe(true);
-		expect(d.sent.sort()).toEqual(['1', '2', '3']);
+		expect(d.sent.sort()).toEqual(['1', '2', '3', '4', '5']);
 		expect(d.failed).toBe(0);
 	});
 

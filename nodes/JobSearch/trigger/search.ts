@@ -2,7 +2,7 @@ import { MAX_ROWS_PER_CALL } from '../filters';
 import { Reader, type Page, type PageRequest, type RangeRead, type ReadJob, type TimeRange } from '../paging/reader';
 import { Known, MINUTE_MS } from './known';
 import type { RequestBudget } from './requests';
-import type { Range, SearchState, Watch } from './state';
+import { cloneWatch, type Range, type SearchState, type Watch } from './state';
 import type { CycleDeps, CycleSettings } from './types';
 import {
 	ACTIVATION_READ_GRACE_MS,
@@ -39,11 +39,6 @@ export interface SearchResult {
 	reposts: number;
 	/** Uids the cap forgot above what was read to its end, where unread jobs are lost (0 unless something is badly off). */
 	capped: number;
-}
-
-/** By hand, not structuredClone: under Jest its Set fails ("incompatible receiver") in the property tests. */
-function cloneWatch(w: Watch): Watch {
-	return { ...w, youngMs: [...w.youngMs], seen: new Map(w.seen), gone: new Set(w.gone), pending: w.pending.map((p) => ({ ...p })), offsets: [...w.offsets] };
 }
 
 /** One search's reading in one poll (DESIGN.md), on the poll's one request budget; no n8n inside, so every rule is tested alone. */
@@ -312,7 +307,7 @@ export class SearchRun {
 				const read = await this.readPart({ fromMs: watch.finalMs + 1, toMs });
 				if (!read) return;
 				// Where its total counted a job no page returned, the part waits for its count (a replica missing a job for a moment).
-				if (watch.floorMs === watch.finalMs && (!read.short || this.rounds())) watch.floorMs = toMs;
+				if (watch.floorMs === watch.finalMs && read.complete && (!read.short || this.rounds())) watch.floorMs = toMs;
 				watch.finalMs = toMs;
 				continue;
 			}
@@ -332,7 +327,10 @@ export class SearchRun {
 		while (watch.floorMs < watch.finalMs && !this.reader.spent()) {
 			const ageMs = this.indexNowMs() - this.settings.lateWindowMs - watch.floorMs;
 			if (watch.finalMs - watch.floorMs < COUNT_EVERY_MS && ageMs < COUNT_EVERY_MS) return;
-			const part = { fromMs: watch.floorMs + 1, toMs: this.known!.partEnd(watch.floorMs, watch.finalMs, PART_MAX_KNOWN, this.rounds()) };
+			// A part still unread is counted once it is read.
+			const endMs = Math.min(watch.finalMs, ...watch.pending.filter((p) => p.toMs > watch.floorMs).map((p) => p.fromMs - 1));
+			if (endMs <= watch.floorMs) return;
+			const part = { fromMs: watch.floorMs + 1, toMs: this.known!.partEnd(watch.floorMs, endMs, PART_MAX_KNOWN, this.rounds()) };
 			const count = await this.reader.count(part);
 			if (!count) return;
 			if ((!count.exact || count.total > this.known!.activeIn(part)) && !(await this.readPart(part))) return;

@@ -35,6 +35,11 @@ export interface Watch {
 	offsets: { atMs: number; offsetMs: number }[];
 }
 
+/** A poll's own copy. By hand, not structuredClone: under Jest its Set fails ("incompatible receiver") in the property tests. */
+export function cloneWatch(w: Watch): Watch {
+	return { ...w, youngMs: [...w.youngMs], seen: new Map(w.seen), gone: new Set(w.gone), pending: w.pending.map((p) => ({ ...p })), offsets: [...w.offsets] };
+}
+
 /** Since when passing failures have lasted, and when that was last reported. */
 export interface Trouble {
 	sinceMs: number;
