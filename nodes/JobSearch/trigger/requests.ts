@@ -1,13 +1,10 @@
 import { SERVICE_PLANS } from '../service/plans';
-import { BUCKET_MINUTES, RATE_LIMITED_SHARE, RATE_RECOVERY_PER_MINUTE } from './tunables';
+import { BUCKET_MINUTES, RATE_LIMITED_SHARE, RATE_RECOVERY_PER_MINUTE, WINDOW_MARGIN_MS } from './tunables';
 
 const MINUTE_MS = 60_000;
 
 /** The service counts requests in a sliding window of one minute (docs/service.md#limits). */
 const RATE_WINDOW_MS = MINUTE_MS;
-
-/** A request reaches the service a little after it is sent, some faster than others: the window is kept this much longer. */
-const WINDOW_MARGIN_MS = 1_000;
 
 /** However the options are set, no 60 seconds see more requests than a Free key's whole limit. */
 export const WINDOW_REQUEST_CAP = SERVICE_PLANS.free.requestsPerMinute;

@@ -132,7 +132,7 @@ function dropped(staticData: IDataObject): DroppedState {
 	return { dropped: true, sentMs: sent.filter((ms) => Number.isFinite(ms)) };
 }
 
-/** The state in the node's static data; undefined when there is none. */
+/** The state in the node's static data; undefined when there is none; what is kept of one of another version or damaged. */
 export function readState(staticData: IDataObject): TriggerState | DroppedState | undefined {
 	if (staticData.version === undefined) return undefined;
 	if (!READABLE_VERSIONS.includes(staticData.version)) return dropped(staticData);
