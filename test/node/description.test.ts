@@ -5,6 +5,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { JOB_SEARCH_TYPE, loadNodeTypes } from '../harness/nodeTypes';
 import { FILTERS } from '../../nodes/JobSearch/filters';
 import { router } from '../../nodes/JobSearch/actions/router';
+import { RATE_LIMIT_WINDOW_MS, SERVICE_PLANS } from '../../nodes/JobSearch/service/plans';
 
 const node = loadNodeTypes().nodes[JOB_SEARCH_TYPE];
 const properties = node.description.properties;
@@ -38,5 +39,12 @@ describe('the Job Search node description', () => {
 		};
 		expect(codex.node).toBe(JOB_SEARCH_TYPE);
 		expect(codex.alias).toEqual(expect.arrayContaining(['Upwork', 'freelance', 'jobs']));
+	});
+
+	it('names a Min Interval that fits a Free key\'s requests of a minute into the minute with a second to spare', () => {
+		const options = properties.find((p) => p.name === 'options')!.options as INodeProperties[];
+		const help = options.find((o) => o.name === 'minIntervalMs')!.description!;
+		const named = Number(/\((\d+) keeps a Free key under/.exec(help)![1]);
+		expect(named * SERVICE_PLANS.free.requestsPerMinute).toBeGreaterThanOrEqual(RATE_LIMIT_WINDOW_MS + 1_000);
 	});
 });

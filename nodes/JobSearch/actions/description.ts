@@ -103,7 +103,7 @@ const optionsCollection: INodeProperties = {
 			default: 0,
 			typeOptions: { minValue: 0, numberPrecision: 0 },
 			description:
-				`Space requests at least this far apart, so many input items stay under the rate limit (${minIntervalMsFor('free')} keeps a ${SERVICE_PLANS.free.title} key at ${SERVICE_PLANS.free.requestsPerMinute} a minute). Read from the first item.`,
+				`Space requests at least this far apart, so many input items stay under the rate limit (${minIntervalMsFor('free')} keeps a ${SERVICE_PLANS.free.title} key under its ${SERVICE_PLANS.free.requestsPerMinute} a minute). Read from the first item.`,
 		},
 		// Twice, under one name, as n8n allows for options shown under different conditions: the client
 		// operations always need the addon, Get Job only with client history. (A hide rule cannot say

@@ -23,6 +23,9 @@ export const SERVICE_PLANS: Readonly<Record<PlanName, PlanFacts>> = {
 /** Rate limits count requests per key in a sliding window of one minute. */
 export const RATE_LIMIT_WINDOW_MS = 60_000;
 
+/** Requests reach the service a little after they are sent, some sooner than others: pacing keeps its window this much longer. */
+export const RATE_WINDOW_MARGIN_MS = 1_000;
+
 /** The largest request body the service accepts. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
@@ -39,5 +42,5 @@ export function plansWithPremiumAddon(conjunction: 'and' | 'or' = 'and'): string
 
 /** The pause between requests that keeps one key of `plan` under its rate limit. */
 export function minIntervalMsFor(plan: PlanName): number {
-	return Math.ceil(RATE_LIMIT_WINDOW_MS / SERVICE_PLANS[plan].requestsPerMinute);
+	return Math.ceil((RATE_LIMIT_WINDOW_MS + RATE_WINDOW_MARGIN_MS) / SERVICE_PLANS[plan].requestsPerMinute);
 }

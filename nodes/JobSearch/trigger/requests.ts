@@ -1,10 +1,10 @@
-import { SERVICE_PLANS } from '../service/plans';
-import { BUCKET_MINUTES, RATE_LIMITED_SHARE, RATE_RECOVERY_PER_MINUTE, WINDOW_MARGIN_MS } from './tunables';
+import { RATE_LIMIT_WINDOW_MS, RATE_WINDOW_MARGIN_MS, SERVICE_PLANS } from '../service/plans';
+import { BUCKET_MINUTES, RATE_LIMITED_SHARE, RATE_RECOVERY_PER_MINUTE } from './tunables';
 
 const MINUTE_MS = 60_000;
 
-/** The service counts requests in a sliding window of one minute (docs/service.md#limits). */
-const RATE_WINDOW_MS = MINUTE_MS;
+/** The service counts requests in a sliding window of one minute (docs/service.md#limits); the trigger keeps it a margin longer. */
+const RATE_WINDOW_MS = RATE_LIMIT_WINDOW_MS + RATE_WINDOW_MARGIN_MS;
 
 /** However the options are set, no 60 seconds see more requests than a Free key's whole limit. */
 export const WINDOW_REQUEST_CAP = SERVICE_PLANS.free.requestsPerMinute;
@@ -64,7 +64,7 @@ export class RequestBudget {
 		const nowMs = clock.now();
 		const elapsedMin = Math.max(0, nowMs - previous.atMs) / MINUTE_MS;
 		const share = Math.min(1, previous.share + RATE_RECOVERY_PER_MINUTE * elapsedMin);
-		this.ledger = { ...previous, share, sentMs: previous.sentMs.filter((ms) => ms > nowMs - RATE_WINDOW_MS - WINDOW_MARGIN_MS) };
+		this.ledger = { ...previous, share, sentMs: previous.sentMs.filter((ms) => ms > nowMs - RATE_WINDOW_MS) };
 		this.refill(nowMs);
 	}
 
@@ -76,7 +76,7 @@ export class RequestBudget {
 
 	/** The requests this poll can still send: what the bucket holds, and no more than the turns left in the poll's time. */
 	remaining(): number {
-		const spacingMs = RATE_WINDOW_MS / windowCap(this.settings);
+		const spacingMs = RATE_LIMIT_WINDOW_MS / windowCap(this.settings);
 		const firstTurnMs = Math.max(this.clock.now(), this.turnMs(false));
 		const turns = firstTurnMs >= this.deadlineMs ? 0 : Math.floor((this.deadlineMs - 1 - firstTurnMs) / spacingMs) + 1;
 		return Math.min(this.available(), turns);
@@ -104,10 +104,10 @@ export class RequestBudget {
 	private turnMs(burst: boolean): number {
 		const cap = windowCap(this.settings);
 		const sent = this.ledger.sentMs;
-		const windowFreeMs = sent.length >= cap ? sent[sent.length - cap] + RATE_WINDOW_MS + WINDOW_MARGIN_MS : -Infinity;
+		const windowFreeMs = sent.length >= cap ? sent[sent.length - cap] + RATE_WINDOW_MS : -Infinity;
 		if (burst) return Math.max(this.ledger.pausedUntilMs, windowFreeMs);
 		const lastMs = sent.length > 0 ? sent[sent.length - 1] : -Infinity;
-		return Math.max(this.ledger.pausedUntilMs, windowFreeMs, lastMs + RATE_WINDOW_MS / cap);
+		return Math.max(this.ledger.pausedUntilMs, windowFreeMs, lastMs + RATE_LIMIT_WINDOW_MS / cap);
 	}
 
 	/** A 429: the key is busy (other workflows use it too), so the trigger yields, once per poll, and waits as the service says. */

@@ -16,9 +16,6 @@ export const RATE_LIMITED_SHARE = 0.75;
 /** The rate comes back by this share a minute after a 429: a key that got busy for a moment is not slowed for good. */
 export const RATE_RECOVERY_PER_MINUTE = 0.1;
 
-/** A request reaches the service a little after it is sent, some sooner than others: the one-minute window is kept this much longer. */
-export const WINDOW_MARGIN_MS = 1_000;
-
 /** A passing fault (5xx, timeout) is asked again this many times in the poll, each a request of the budget. */
 export const PASSING_RETRIES = 2;
 
