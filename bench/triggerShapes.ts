@@ -65,6 +65,7 @@ export const SHAPE_CASES: ShapeCase[] = [
 	{ name: 'host rounds the time bounds to whole minutes', shape: BATCH, behaviour: { roundBoundsMs: MINUTE } },
 	{ name: 'host answers at most 100 rows a page; imports of 600', shape: { ...OUT_OF_ORDER, bursts: [] }, burst: 600, behaviour: { pageCap: 100 }, ...HEAVY },
 	{ name: 'host repeats one row in three', shape: BATCH, behaviour: { repeatEvery: 3 }, firstPollGoal: 0.95 },
+	{ name: 'host leaves a row out of one page in twenty', shape: BATCH, behaviour: { leaveOutShare: 0.05 } },
 	{ name: 'host answers 503 for 20 minutes, twice a day', shape: BATCH, outageHours: [5, 17], ...ORDINARY },
 ];
 

@@ -301,6 +301,30 @@ describe('hosts that deviate from the contract in ordinary ways', () => {
 		expect(d.failed).toBe(0);
 	});
 
+	// Found by the bench's leave-out shape: a replica slow to take a job in leaves it out of every page for a while, so the
+	// read's next page brought nothing new and the read ended as stuck (a host ignoring toDate): the floor passed the job.
+	it.each([
+		['As Soon As Seen', {}],
+		['Lowest Cost', { delivery: 'lowestCost' as const }],
+	])('sends a job shown late that every page leaves out for ten minutes after it shows, under %s', async (_, settings) => {
+		const jobs = [1, 2, 3].map((n) => job(n, T0 + 5 * MINUTE + n * 10_000, T0 + 7 * MINUTE));
+		jobs.push(job(4, T0 + 5 * MINUTE + 5_000, T0 + 63 * MINUTE));
+		const d = drive(jobs, { settings });
+		const honest = d.index.fetchPage;
+		let leftOut = 0;
+		(d.index as { fetchPage: typeof honest }).fetchPage = async (request: PageRequest) => {
+			const page = await honest(request);
+			const leaves = d.clock.ms < T0 + 73 * MINUTE && page.jobs.some((j) => j.uid === '4');
+			if (leaves) leftOut++;
+			return leaves ? { ...page, jobs: page.jobs.filter((j) => j.uid !== '4') } : page;
+		};
+		await d.poll();
+		await d.pollUntil(T0 + 4 * HOUR);
+		expect(leftOut).toBeGreaterThan(0);
+		expect(d.sent.sort()).toEqual(['1', '2', '3', '4']);
+		expect(d.failed).toBe(0);
+	});
+
 	it('takes rows a few seconds outside the asked range as no fault where the host rounds the bounds to whole minutes', async () => {
 		expectOnceWithinTheKey(await day({}, { roundBoundsMs: MINUTE }, 1));
 	});

@@ -107,8 +107,9 @@ function createdMsOf(job: IDataObject): number {
  * It is as tolerant as a search engine in front of the service needs: a row outside the asked
  * window (a host that rounds the bounds to whole minutes) belongs to no read and is not kept; a
  * uid repeated on a page or across pages is one job; a page shorter than `limit` ends the read only
- * where its total says nothing is left, or is a rounded figure (a host that caps its pages). A
- * read stops early only when a page brings nothing new.
+ * where its total says nothing is left, or is a rounded figure (a host that caps its pages), or it
+ * brings nothing new from inside the window (the host has no more to give: a replica leaving a job
+ * out). A read stops early only when any other page brings nothing new.
  */
 export class Reader {
 	readonly jobs = new Map<string, ReadJob>();
@@ -215,6 +216,8 @@ export class Reader {
 			// match of its window (a rounded total is only "at least": there a full page reads on).
 			if (uids.size === 0 || oldestMs < fromMs) return done();
 			if (uids.size >= page.total && (exact || page.jobs.length < limit)) return done();
+			// A page inside the range, shorter than asked, with nothing new: the host has no more to give (a replica leaving a job out).
+			if (fresh === 0 && page.jobs.length < limit && newestMs <= (toMs ?? Infinity)) return done();
 			if (fresh === 0) {
 				this.interruptedBy = new TimeBoundIgnored(toMs, toMs !== undefined && newestMs > toMs ? newestMs : undefined);
 				return { complete: false, stuck: true, unread: { fromMs, toMs }, shown };
