@@ -172,6 +172,19 @@ describe('on the index shapes it cannot see', () => {
 const SCARCE = { maxJobsPerPoll: 1, requestsPerMinute: 1 as const, pollTimeMs: 36_000 };
 
 describe('counterexamples the soak found, kept as they were found', () => {
+	// Found when the host arbitrary grew a field (seed 20261126): with Max Jobs per Poll 1 and one request a poll,
+	// a part's page had room for the jobs known in its millisecond and one more, and a repeated row took that
+	// place on every poll, so the part was bought again each poll and the rest never read. A page makes room for
+	// each job at its end twice where the host repeated rows in the last day.
+	it.each([
+		['As Soon As Seen', 5, 'asSoonAsSeen' as const],
+		['Lowest Cost', 3, 'lowestCost' as const],
+	])('reads on past a millisecond of several jobs where the host repeats rows and one request a poll goes to it, under %s', async (_, tied, delivery) => {
+		const postings: Posting[] = Array.from({ length: tied }, (__, i) => ({ at: 0, lag: i === 0 ? 1 : 0, tie: false, goneAfter: null, repostAfter: null }));
+		const { jobs, d, activationUnfinished } = await run(postings, [1], { ...SCARCE, delivery }, { repeatEvery: 2 }, true);
+		expectExactlyOnce(d.sent, jobs, d.clock.ms, activationUnfinished);
+	});
+
 	// 1002 is posted again at 440 min, the minute of 1000, which the index shows a minute later: a
 	// late tie that looked like chance. Every createdAt is a whole minute: final looks read whole.
 	it('sends a job posted after two ties, one reposted and the other removed, where every createdAt is a whole minute, with one request a minute and passing faults (soak seed 231826694)', async () => {

@@ -16,6 +16,7 @@ const watch: Watch = {
 	pending: [{ fromMs: T0 - 9, toMs: T0 - 5, learnBeforeMs: T0 - 30 * MINUTE }, { fromMs: T0 - 59 * MINUTE, toMs: T0 - 50 * MINUTE }],
 	tiesSeenMs: T0 - 3,
 	roundsSeenMs: 0,
+	repeatsSeenMs: T0 - 4,
 	offsets: [{ atMs: T0 - MINUTE, offsetMs: -90_000 }],
 };
 

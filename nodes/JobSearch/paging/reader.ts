@@ -37,6 +37,8 @@ export interface ReadLimits {
 	now: () => number;
 	/** Asked before every request: false stops the read as a spent budget does. It may wait before it answers. */
 	admit?: () => Promise<boolean>;
+	/** Whether the host answered a uid twice in a page lately: then a page makes room for the jobs at its end twice. */
+	repeats?: () => boolean;
 	/**
 	 * Whether a failure of the very first request is thrown (the default: nothing was paid, the
 	 * caller changes nothing). The trigger keeps every failure in `interruptedBy` instead.
@@ -123,6 +125,8 @@ export class Reader {
 	overreachMs = 0;
 	/** Rows answered outside the window asked (billed, kept by no read). */
 	outsideRows = 0;
+	/** Rows that repeated a uid of their page (a join fanning out). */
+	repeatedRows = 0;
 
 	private maxRows: number;
 	private refused = false;
@@ -184,13 +188,15 @@ export class Reader {
 				continue;
 			}
 			const perPage = typeof this.limits.rowsPerRequest === 'function' ? this.limits.rowsPerRequest() : this.limits.rowsPerRequest;
-			const limit = Math.min(MAX_ROWS_PER_CALL, again + Math.max(1, Math.min(perPage, this.maxRows - this.rows, left)));
+			const room = this.limits.repeats?.() ? 2 * again : again;
+			const limit = Math.min(MAX_ROWS_PER_CALL, room + Math.max(1, Math.min(perPage, this.maxRows - this.rows, left)));
 			const page = await this.fetch({ fromMs, toMs, limit });
 			if (!page) return { complete: false, unread: { fromMs, toMs }, shown };
 			const uids = new Set<string>();
 			let fresh = 0;
 			let oldestMs = Infinity;
 			let newestMs = -Infinity;
+			let rows = 0;
 			for (const job of page.jobs) {
 				const createdMs = createdMsOf(job);
 				if (job.uid === undefined || Number.isNaN(createdMs)) {
@@ -198,6 +204,7 @@ export class Reader {
 					continue;
 				}
 				const uid = String(job.uid);
+				rows++;
 				uids.add(uid);
 				newestMs = Math.max(newestMs, createdMs);
 				oldestMs = Math.min(oldestMs, createdMs);
@@ -209,6 +216,7 @@ export class Reader {
 				shown.add(uid);
 				this.jobs.set(uid, { job, createdMs });
 			}
+			this.repeatedRows += rows - uids.size;
 			if (toMs !== undefined && newestMs > toMs) this.overreachMs = Math.max(this.overreachMs, newestMs - toMs);
 			const exact = isExactTotal(page.total);
 			firstTotal ??= exact && range.toMs !== undefined ? page.total : 0;

@@ -20,7 +20,6 @@ import {
 	YOUNG_LOOK_AGES_MS,
 } from './tunables';
 
-
 /** What one search's reading in one poll came to. */
 export interface SearchResult {
 	state: SearchState;
@@ -58,6 +57,8 @@ export class SearchRun {
 	/** What this search's further pages wait for (another search's activation read, sent together with this one's). */
 	private morePagesAfter?: Promise<unknown>;
 	private readonly cheap = this.settings.delivery === 'lowestCost';
+	/** Its activation read has not begun: it goes with the other searches' (cycle.ts). */
+	readonly activating = !this.previous.watch;
 
 	constructor(
 		readonly key: string,
@@ -81,12 +82,9 @@ export class SearchRun {
 				return await this.budget.take(burst);
 			},
 			throwFirstFailure: false,
+			repeats: () => (this.watch?.repeatsSeenMs ?? 0) > deps.now() - MEMORY_MS,
 		});
 		if (this.watch) this.known = new Known(this.watch, this.reader, knownElsewhere);
-	}
-
-	get activating(): boolean {
-		return !this.watch;
 	}
 
 	/** The looks that follow may send this share of the requests the poll has left (at least one). */
@@ -150,6 +148,7 @@ export class SearchRun {
 		const nowMs = this.deps.now();
 		if (this.known!.tiesFound) this.watch!.tiesSeenMs = nowMs;
 		if (this.reader.outsideRows > 0) this.watch!.roundsSeenMs = nowMs;
+		if (this.reader.repeatedRows > 0) this.watch!.repeatsSeenMs = nowMs;
 		if (read.stuck) this.skipStuck();
 		return read.stuck ? { ...read, complete: true } : read;
 	}
@@ -251,6 +250,7 @@ export class SearchRun {
 			pending: [],
 			tiesSeenMs: 0,
 			roundsSeenMs: 0,
+			repeatsSeenMs: 0,
 			offsets: [],
 		};
 		this.known = new Known(this.watch, this.reader, this.knownElsewhere);

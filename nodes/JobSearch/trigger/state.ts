@@ -31,6 +31,8 @@ export interface Watch {
 	tiesSeenMs: number;
 	/** When the host last answered rows outside the range asked (it rounds the bounds; 0: never). */
 	roundsSeenMs: number;
+	/** When the host last answered a uid twice in a page (0: never). */
+	repeatsSeenMs: number;
 	/** Recent (createdAt − host time) of the newest job at head reads. */
 	offsets: { atMs: number; offsetMs: number }[];
 }
@@ -108,6 +110,7 @@ function readWatch(w: IDataObject): Watch {
 		pending: list(w.pending).map((p) => readPart(p as IDataObject)),
 		tiesSeenMs: finite(w.tiesSeen ?? 0),
 		roundsSeenMs: finite(w.roundsSeen ?? 0),
+		repeatsSeenMs: finite(w.repeatsSeen ?? 0),
 		offsets: list(w.offsets).map((o) => ({ atMs: time((o as IDataObject).at), offsetMs: finite((o as IDataObject).offsetMs) })),
 	};
 }
@@ -123,6 +126,7 @@ function storeWatch(w: Watch): IDataObject {
 		...(w.pending.length > 0 ? { pending: w.pending.map(storePart) } : {}),
 		tiesSeen: w.tiesSeenMs,
 		roundsSeen: w.roundsSeenMs,
+		repeatsSeen: w.repeatsSeenMs,
 		offsets: w.offsets.map((o) => ({ at: iso(o.atMs), offsetMs: o.offsetMs })),
 	};
 }
