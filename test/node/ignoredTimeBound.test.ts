@@ -3,10 +3,10 @@ import { recordingSleep } from '../support/sleeps';
 // Backoffs are recorded, not waited out.
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: recordingSleep }));
 
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, NodeExecutionHint } from 'n8n-workflow';
 
 import { PRICE_MICROCENTS } from '../../nodes/JobSearch/service/pricing';
-import { runJobSearch, search } from './helpers';
+import { runJobSearch, search, type NodeRun } from './helpers';
 import { answer, startScriptedHost, type ScriptedHost, type SeenRequest } from '../support/hosts';
 
 const KEY = 'gm_aHostThatIgnoresToDateNeverSeesThis';
@@ -97,5 +97,26 @@ describe('Return All against a host that ignores the time bound', () => {
 			`Return All stopped: the host ignored the time bound of the search (toDate): asked for jobs created up to ${String(jobAt(PAGE - 1).createdAt)}, it answered with no job that was not read already [item 0]`,
 		);
 		expect(error?.description).toContain('Return All had read 10,000 of at least 600,000 matching jobs (billed)');
+	});
+});
+
+describe('Return All against a host whose pages leave out a job their total counts', () => {
+	const hintsOf = (run: NodeRun): NodeExecutionHint[] => run.run.data.resultData.runData['Job Search']?.[0]?.hints ?? [];
+
+	it('ends the walk on a page shorter than asked that brings no job it had not read, and says how many the total counted beyond them', async () => {
+		// A replica behind: job 3 is counted in every total but left out of every page.
+		host = await startScriptedHost((request, res, index) => {
+			const jobs = index === 0 ? newestJobs(3) : [jobAt(2)];
+			const consumed = jobs.length * PRICE_MICROCENTS.search_jobs;
+			answer(res, 200, { data: { jobs, total: index === 0 ? 4 : 2 }, usage: { consumedMicrocents: consumed, remainingMicrocents: 10 ** 9 } });
+		});
+		const run = await runJobSearch(returnAll(), { credentials: { apiKey: KEY, baseUrl: host.url } });
+
+		expect(run.error).toBeUndefined();
+		expect(host.requests()).toHaveLength(2);
+		expect(run.output.map((item) => item.json.uid)).toEqual(newestJobs(3).map((job) => job.uid));
+		expect(hintsOf(run).map((hint) => hint.message)).toEqual([
+			`The search counted 1 more matching jobs up to ${String(jobAt(2).createdAt)} than its pages returned (a replica behind?); they were not read [item 0]`,
+		]);
 	});
 });

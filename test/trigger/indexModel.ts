@@ -13,7 +13,7 @@ import { seededRandom } from '../../server/random';
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
 export const ROW_PRICE = 579_000;
-/** A host that leaves rows out (IndexBehaviour.leaveOutShare) leaves out only jobs shown this recently, within the hour DESIGN.md allows (assumption 3). */
+/** A host that leaves rows out (IndexBehaviour.leaveOutShare) leaves out only jobs shown this recently (DESIGN.md allows up to an hour: assumption 3). */
 export const LEFT_OUT_WITHIN_MS = 30 * MINUTE;
 
 export interface IndexedJob {

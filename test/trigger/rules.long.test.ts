@@ -325,6 +325,22 @@ describe('hosts that deviate from the contract in ordinary ways', () => {
 		expect(d.failed).toBe(0);
 	});
 
+	it('does not take a page a replica left a job out of for a host ignoring the time bound, where the host rounds the bounds', async () => {
+		const jobs = [1, 2, 3].map((n) => job(n, T0 + 5 * MINUTE + n * 10_000, T0 + 7 * MINUTE));
+		jobs.push(job(4, T0 + 5 * MINUTE + 5_000, T0 + 63 * MINUTE));
+		const d = drive(jobs, { behaviour: { roundBoundsMs: MINUTE } });
+		const honest = d.index.fetchPage;
+		(d.index as { fetchPage: typeof honest }).fetchPage = async (request: PageRequest) => {
+			const page = await honest(request);
+			return d.clock.ms < T0 + 73 * MINUTE ? { ...page, jobs: page.jobs.filter((j) => j.uid !== '4') } : page;
+		};
+		const warnings: string[] = [];
+		warnings.push(...(await d.poll()).reader.warnings);
+		for (let t = T0 + MINUTE; t <= T0 + 3 * HOUR; t += MINUTE) warnings.push(...(await d.poll(t)).reader.warnings);
+		expect(warnings.some((w) => w.includes('more matching jobs'))).toBe(true);
+		expect(warnings.filter((w) => w.includes('time bound'))).toEqual([]);
+	});
+
 	it('takes rows a few seconds outside the asked range as no fault where the host rounds the bounds to whole minutes', async () => {
 		expectOnceWithinTheKey(await day({}, { roundBoundsMs: MINUTE }, 1));
 	});

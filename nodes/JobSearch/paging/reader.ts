@@ -224,8 +224,12 @@ export class Reader {
 			// match of its window (a rounded total is only "at least": there a full page reads on).
 			if (uids.size === 0 || oldestMs < fromMs) return done();
 			if (uids.size >= page.total && (exact || page.jobs.length < limit)) return done();
-			// A page inside the range, shorter than asked, with nothing new: the host has no more to give (a replica leaving a job out).
-			if (fresh === 0 && page.jobs.length < limit && newestMs <= (toMs ?? Infinity)) return done();
+			// A page inside the range (as the host rounds it), shorter than asked, with nothing new: the host has no more to give.
+			if (fresh === 0 && page.jobs.length < limit && newestMs <= upToMs(toMs ?? Infinity)) {
+				const upTo = toMs === undefined ? '' : ` up to ${new Date(toMs).toISOString()}`;
+				if (exact) this.warnings.push(`The search counted ${page.total - uids.size} more matching jobs${upTo} than its pages returned (a replica behind?); they were not read`);
+				return done();
+			}
 			if (fresh === 0) {
 				this.interruptedBy = new TimeBoundIgnored(toMs, toMs !== undefined && newestMs > toMs ? newestMs : undefined);
 				return { complete: false, stuck: true, unread: { fromMs, toMs }, shown };

@@ -46,7 +46,8 @@ export interface Walk {
  * Return All past the service's 10,000 rows per call: the search is read newest first, and each
  * further page asks for the same search with `toDate` = the oldest createdAt already read. The
  * shared Reader re-reads the jobs of that inclusive boundary and drops them by uid, and stops at
- * the first page that holds every match up to its `toDate` (its own `total`). Every page goes
+ * the first page that holds every match up to its `toDate` (its own `total`), or at a page shorter
+ * than asked that brings nothing new (a replica behind: a warning says what it left). Every page goes
  * through `run.call`, so the execution's Max Credit is checked before each one (for no more rows
  * than are left), and no page asks for more rows than the cap has left unspent.
  */
