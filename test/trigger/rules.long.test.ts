@@ -301,8 +301,8 @@ describe('hosts that deviate from the contract in ordinary ways', () => {
 		expect(d.failed).toBe(0);
 	});
 
-	// Found by the bench's leave-out shape: a replica slow to take a job in leaves it out of every page for a while, so the
-	// read's next page brought nothing new and the read ended as stuck (a host ignoring toDate): the floor passed the job.
+	// Found while adding the bench's leave-out shape: a replica slow to take a job in leaves it out of every page for a while,
+	// so the read's next page brought nothing new and the read ended as stuck (a host ignoring toDate): the floor passed the job.
 	it.each([
 		['As Soon As Seen', {}],
 		['Lowest Cost', { delivery: 'lowestCost' as const }],

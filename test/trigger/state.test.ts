@@ -64,6 +64,14 @@ describe('the stored state', () => {
 		expect(readState({ ...before, version: 6, lastPoll: new Date(T0 - 5).toISOString() })).toEqual({ ...state, polls: 0 });
 	});
 
+	it('reads a state saved before it kept when the host last repeated a uid as one whose host never did', () => {
+		const staticData: Record<string, unknown> = {};
+		writeState(staticData as never, state);
+		const stored = JSON.parse(JSON.stringify(staticData));
+		delete stored.searches.a1b2c3d4.watch.repeatsSeen;
+		expect(readState(stored)).toEqual({ ...state, searches: { ...state.searches, a1b2c3d4: { ...state.searches.a1b2c3d4, watch: { ...watch, repeatsSeenMs: 0 } } } });
+	});
+
 	it('tells a trigger with no state from one whose state is of another version or malformed', () => {
 		expect(readState({})).toBeUndefined();
 		expect(readState({ running: { id: 'x' } })).toBeUndefined();
