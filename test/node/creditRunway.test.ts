@@ -6,7 +6,7 @@ import { UPGRADE_URL } from '../../server/plans';
 import { PRICE_MICROCENTS } from '../../nodes/JobSearch/service/pricing';
 import { DAY_MS, HOUR_MS } from '../../nodes/JobSearch/service/runway';
 import { RUNWAY_KEY } from '../../nodes/JobSearch/actions/common/creditRunway';
-import { runJobSearch, search, type NodeRun } from './helpers';
+import { hintsOf, runJobSearch, search, type NodeRun } from './helpers';
 import { useTestService } from '../support/service';
 import { answer, startScriptedHost } from '../support/hosts';
 
@@ -28,7 +28,6 @@ beforeAll(() => jest.useFakeTimers(FAKE_DATE_ONLY));
 afterAll(() => jest.useRealTimers());
 const service = useTestService({ clock: createManualClock(Date.parse('2026-11-30T12:00:00.000Z')) });
 
-const hintsOf = (run: NodeRun): NodeExecutionHint[] => run.run.data.resultData.runData['Job Search']?.[0]?.hints ?? [];
 
 /**
  * One workflow (its static data kept between executions as n8n keeps it: saved after a run only

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData, INodeParameters, WorkflowExecuteMode } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters, NodeExecutionHint, WorkflowExecuteMode } from 'n8n-workflow';
 
 import { chain, INPUT_TYPE, JOB_SEARCH_TYPE, runWorkflow, type HarnessCredentials, type WorkflowResult } from '../harness';
 
@@ -6,6 +6,9 @@ export interface NodeRun extends WorkflowResult {
 	/** The Job Search node's output items. */
 	output: INodeExecutionData[];
 }
+
+/** The execution hints the Job Search node gave in a run. */
+export const hintsOf = (run: NodeRun): NodeExecutionHint[] => run.run.data.resultData.runData['Job Search']?.[0]?.hints ?? [];
 
 export interface RunNodeOptions {
 	/** The items the Job Search node receives; one empty item by default. */

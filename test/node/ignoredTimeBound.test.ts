@@ -3,10 +3,10 @@ import { recordingSleep } from '../support/sleeps';
 // Backoffs are recorded, not waited out.
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: recordingSleep }));
 
-import type { IDataObject, NodeExecutionHint } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { PRICE_MICROCENTS } from '../../nodes/JobSearch/service/pricing';
-import { runJobSearch, search, type NodeRun } from './helpers';
+import { hintsOf, runJobSearch, search } from './helpers';
 import { answer, startScriptedHost, type ScriptedHost, type SeenRequest } from '../support/hosts';
 
 const KEY = 'gm_aHostThatIgnoresToDateNeverSeesThis';
@@ -101,7 +101,6 @@ describe('Return All against a host that ignores the time bound', () => {
 });
 
 describe('Return All against a host whose pages leave out a job their total counts', () => {
-	const hintsOf = (run: NodeRun): NodeExecutionHint[] => run.run.data.resultData.runData['Job Search']?.[0]?.hints ?? [];
 
 	it('ends the walk on a page shorter than asked that brings no job it had not read, and says how many the total counted beyond them', async () => {
 		// A replica behind: job 3 is counted in every total but left out of every page.
