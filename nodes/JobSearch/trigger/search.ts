@@ -44,7 +44,7 @@ export interface SearchResult {
 export class SearchRun {
 	readonly reader: Reader;
 	private known?: Known;
-	private watch?: Watch;
+	private watch = this.previous.watch && cloneWatch(this.previous.watch);
 	private firstPoll = false;
 	private capped = 0;
 	/** The head read this poll reached every job newer than the head. */
@@ -68,7 +68,6 @@ export class SearchRun {
 		private readonly budget: RequestBudget,
 		private readonly knownElsewhere: (uid: string) => boolean,
 	) {
-		if (previous.watch) this.watch = cloneWatch(previous.watch);
 		this.reader = new Reader(async (request) => await this.fetch(request), {
 			rowsPerRequest: ROWS_PER_REQUEST,
 			maxRows: this.watch ? 2 * settings.maxJobsPerPoll : settings.firstPollLookbackMs !== undefined ? settings.maxJobsPerPoll : MAX_ROWS_PER_CALL,
