@@ -428,6 +428,14 @@ describe('Delivery', () => {
 		expect(f.rowsPerJob).toBeLessThanOrEqual(1.15);
 	});
 
+	// Such a host answers each read with the jobs of the minute it starts in, which the read before ended on: where every
+	// posting time is a whole minute, a read a poll at Every Minute buys each job twice (2.15 rows a job), one per look step 1.33.
+	it('Lowest Cost reads a job shown in a whole minute no more than about once and a third where the host rounds the bounds', async () => {
+		const f = await day({ roundToMs: MINUTE }, { roundBoundsMs: MINUTE }, 1, { delivery: 'lowestCost' });
+		expectOnceWithinTheKey(f);
+		expect(f.rowsPerJob).toBeLessThanOrEqual(1.4);
+	});
+
 	it('As Soon As Seen sends a job the index shows 30 minutes after its posting within about a quarter of an hour of showing', async () => {
 		const jobs = steady(T0 - 30 * MINUTE, T0 + 3 * HOUR, 5 * MINUTE);
 		jobs.push(job(9005, T0 + HOUR + 7, T0 + HOUR + 30 * MINUTE));

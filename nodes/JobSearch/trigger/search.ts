@@ -297,8 +297,8 @@ export class SearchRun {
 		let endMs = this.headComplete || this.cheap ? dueMs : Math.min(dueMs, watch.headMs);
 		if (this.rounds()) endMs = Math.floor(endMs / MINUTE_MS) * MINUTE_MS;
 		for (const part of watch.pending) if (part.toMs > watch.finalMs) endMs = Math.min(endMs, part.fromMs - 1);
-		// Lowest Cost reads each job once whatever the step: it waits for no more than a poll.
-		if (endMs - watch.finalMs < (this.cheap ? 1 : LOOK_STEP_MS)) return;
+		// Lowest Cost reads a job once whatever the step, but where a rounding host buys each read's first minute again.
+		if (endMs - watch.finalMs < (this.cheap && !(this.rounds() && known.wholeMinutes()) ? 1 : LOOK_STEP_MS)) return;
 		const whole = this.cheap || this.coarse();
 		while (watch.finalMs < endMs && !this.reader.spent()) {
 			const lagging = dueMs - watch.finalMs > FINAL_LAG_MAX_MS + this.settings.intervalMs;
