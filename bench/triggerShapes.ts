@@ -189,7 +189,7 @@ function tiesOf(jobs: IndexedJob[], everyMinutes: number): NonNullable<Limits['t
 
 /** Lowest Cost: at most this many rows per job on every shape... */
 export const LOWEST_COST_ROWS_GOAL = 1.15;
-/** ...each job by its Late Window plus two polls, and the look's five-minute step. */
+/** ...each job by its Late Window plus two polls and five minutes (the index's clock is known only from its newest job). */
 export const lowestCostLateGoalMinutes = (everyMinutes: number) => 2 * everyMinutes + 5;
 
 /** The goals for one row (see the README's job alerts): what is met, and the words for what is not. */

@@ -28,7 +28,6 @@ beforeAll(() => jest.useFakeTimers(FAKE_DATE_ONLY));
 afterAll(() => jest.useRealTimers());
 const service = useTestService({ clock: createManualClock(Date.parse('2026-11-30T12:00:00.000Z')) });
 
-
 /**
  * One workflow (its static data kept between executions as n8n keeps it: saved after a run only
  * when the run marked it changed, and never after a manual one) running on one account.

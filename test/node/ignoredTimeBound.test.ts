@@ -101,7 +101,6 @@ describe('Return All against a host that ignores the time bound', () => {
 });
 
 describe('Return All against a host whose pages leave out a job their total counts', () => {
-
 	it('ends the walk on a page shorter than asked that brings no job it had not read, and says how many the total counted beyond them', async () => {
 		// A replica behind: job 3 is counted in every total but left out of every page.
 		host = await startScriptedHost((request, res, index) => {
