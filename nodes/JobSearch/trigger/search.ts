@@ -208,10 +208,10 @@ export class SearchRun {
 		watch.pending.push({ fromMs, toMs: read.unread.toMs, ...(learnBeforeMs === undefined ? {} : { learnBeforeMs }) });
 	}
 
-	/** Lowest Cost reads no head; an hourly one-row look at the newest job keeps the index's clock. */
+	/** Lowest Cost reads no head; a one-row look at the newest job keeps the index's clock: hourly, more often in the first hour. */
 	private async probeClock(): Promise<void> {
 		const nowMs = this.deps.now();
-		if (this.watch!.offsets.some((o) => o.atMs > nowMs - COUNT_EVERY_MS)) return;
+		if (this.watch!.offsets.some((o) => o.atMs > nowMs - Math.min(COUNT_EVERY_MS, (nowMs - this.previous.activatedMs) / 2))) return;
 		this.burst = true;
 		await this.reader.count({ fromMs: this.watch!.finalMs + 1, toMs: nowMs + INDEX_CLOCK_DOUBT_MS });
 		this.burst = false;
