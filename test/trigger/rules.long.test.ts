@@ -266,6 +266,19 @@ describe('the index clock', () => {
 		expect(Math.max(...watched.map((j) => sentAtMs.get(j.uid)! - (j.createdMs + HOUR)))).toBeLessThanOrEqual(12 * MINUTE);
 	});
 
+	// The hourly look alone fell every time just before a batch, so the clock stayed a batch behind (20 minutes late).
+	it('Lowest Cost sends a job a few minutes past its Late Window where the index shows jobs in batches every quarter of an hour', async () => {
+		const QUARTER = 15 * MINUTE;
+		const jobs = steady(T0 - 30 * MINUTE, T0 + 4 * HOUR, 5 * MINUTE).map((j) => ({ ...j, visibleMs: Math.ceil(j.createdMs / QUARTER) * QUARTER + 30_000 }));
+		const d = drive(jobs, { settings: { delivery: 'lowestCost' } });
+		await d.poll();
+		const sentAtMs = new Map<string, number>();
+		for (let t = T0 + MINUTE; t <= T0 + 5 * HOUR; t += MINUTE) for (const item of (await d.poll(t)).emit) sentAtMs.set(String(item.uid), t);
+		const watched = jobs.filter((j) => j.createdMs > T0 && j.createdMs < T0 + 3 * HOUR);
+		expect(watched.filter((j) => !sentAtMs.has(j.uid))).toEqual([]);
+		expect(Math.max(...watched.map((j) => sentAtMs.get(j.uid)! - (j.createdMs + HOUR)))).toBeLessThanOrEqual(7 * MINUTE);
+	});
+
 	it('loses no job when one job is dated three hours ahead of the index', async () => {
 		const jobs = steady(T0 - 30 * MINUTE, T0 + 3 * HOUR, 6 * MINUTE);
 		jobs.push(job(9004, T0 + 4 * HOUR + 11, T0 + 30 * MINUTE));
