@@ -254,7 +254,7 @@ describe('the index clock', () => {
 	});
 
 	// Found by a coverage run: nothing noticed Lowest Cost's hourly look taken away.
-	it('Lowest Cost learns the index clock from an hourly look at the newest job: a job comes minutes past its Late Window, not the hour the activation saw', async () => {
+	it('Lowest Cost learns the index clock from a look at the newest job: a job comes minutes past its Late Window, not the hour the activation saw', async () => {
 		// At activation the newest job is 50 minutes old, so the clock looks 50 minutes behind; later jobs show a minute after posting.
 		const jobs = [job(9009, T0 - 50 * MINUTE + 3, T0 - 49 * MINUTE), ...steady(T0 + 10 * MINUTE, T0 + 4 * HOUR, 5 * MINUTE)];
 		const d = drive(jobs, { settings: { delivery: 'lowestCost' } });
@@ -264,6 +264,21 @@ describe('the index clock', () => {
 		const watched = jobs.filter((j) => j.createdMs > T0 + 2 * HOUR && j.createdMs < T0 + 3 * HOUR);
 		expect(watched.filter((j) => !sentAtMs.has(j.uid))).toEqual([]);
 		expect(Math.max(...watched.map((j) => sentAtMs.get(j.uid)! - (j.createdMs + HOUR)))).toBeLessThanOrEqual(12 * MINUTE);
+	});
+
+	// Found in review: with the looks of the first hour and no hourly one after (64, 128, 256 minutes), no test noticed.
+	it('Lowest Cost keeps looking at the index clock hourly: a job comes minutes past its Late Window once a slow index turns fast', async () => {
+		// Jobs show 30 minutes after posting for two hours and ten minutes, then a minute after.
+		const slow = steady(T0 - 50 * MINUTE, T0 + 130 * MINUTE, 5 * MINUTE, 30 * MINUTE);
+		const fast = steady(T0 + 130 * MINUTE, T0 + 5 * HOUR, 5 * MINUTE).map((j) => ({ ...j, uid: `f${j.uid}` }));
+		const jobs = [...slow, ...fast];
+		const d = drive(jobs, { settings: { delivery: 'lowestCost' } });
+		await d.poll();
+		const sentAtMs = new Map<string, number>();
+		for (let t = T0 + MINUTE; t <= T0 + 6 * HOUR; t += MINUTE) for (const item of (await d.poll(t)).emit) sentAtMs.set(String(item.uid), t);
+		const watched = jobs.filter((j) => j.createdMs > T0 + 3 * HOUR && j.createdMs < T0 + 4 * HOUR);
+		expect(watched.filter((j) => !sentAtMs.has(j.uid))).toEqual([]);
+		expect(Math.max(...watched.map((j) => sentAtMs.get(j.uid)! - (j.createdMs + HOUR)))).toBeLessThanOrEqual(8 * MINUTE);
 	});
 
 	// The hourly look alone fell every time just before a batch, so the clock stayed a batch behind (20 minutes late).

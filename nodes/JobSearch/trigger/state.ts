@@ -33,7 +33,7 @@ export interface Watch {
 	roundsSeenMs: number;
 	/** When the host last answered a uid twice in a page (0: never). */
 	repeatsSeenMs: number;
-	/** Recent (createdAt − host time) of the newest job at head reads. */
+	/** Recent (createdAt − host time) of the newest job at head reads, the activation read and Lowest Cost's looks. */
 	offsets: { atMs: number; offsetMs: number }[];
 }
 
