@@ -45,6 +45,7 @@ const HEAVY = { rowsGoal: 2.0, firstPollGoal: 0.5 };
 export const SHAPE_CASES: ShapeCase[] = [
 	{ name: 'batch, 40 an hour', shape: BATCH, ...ORDINARY, within16: true },
 	{ name: 'batch, 150 an hour', shape: { ...BATCH, perHour: 150 }, ...ORDINARY },
+	{ name: 'a narrow search: 2 an hour', shape: { ...BATCH, perHour: 2 }, ...ORDINARY },
 	{ name: 'out of order, 40 an hour', shape: OUT_OF_ORDER, rowsGoal: 1.3, within16: true },
 	{ name: 'out of order, 150 an hour', shape: { ...OUT_OF_ORDER, perHour: 150 }, rowsGoal: 2.0 },
 	{ name: 'busy: 1,500 an hour, rounded totals, unstable ties', shape: { ...BATCH, perHour: 1500, roundToMs: 1000 }, behaviour: BUSY, ...HEAVY },

@@ -64,9 +64,10 @@ describe('a job shown late in the millisecond of a known one (a late tie)', () =
 		expect(new Set(d.sent).size).toBe(d.sent.length);
 	});
 
-	it('is found on a quiet search where nothing newer comes, once its part is an hour past the Late Window', async () => {
+	// A count pays a row: on a quiet search it waits for enough jobs, a day at most.
+	it('is found on a quiet search where nothing newer comes, within a day', async () => {
 		const jobs = [job(1, T0 + 30 * MINUTE + 5, T0 + 31 * MINUTE), job(2, T0 + 30 * MINUTE + 5, T0 + 50 * MINUTE)];
-		const d = await run(jobs, 5, {}, {}, 5);
+		const d = await run(jobs, 26, {}, {}, 5);
 		expect(d.sent.sort()).toEqual(['1', '2']);
 	});
 
@@ -316,7 +317,7 @@ describe('hosts that deviate from the contract in ordinary ways', () => {
 			return { ...page, jobs: page.jobs.filter((j) => !leaves || j.uid !== '4').slice(0, request.limit) };
 		};
 		await d.poll();
-		await d.pollUntil(T0 + 4 * HOUR);
+		await d.pollUntil(T0 + 26 * HOUR);
 		expect(leftOut).toBe(true);
 		expect(d.sent.sort()).toEqual(['1', '2', '3', '4', '5']);
 		expect(d.failed).toBe(0);
@@ -340,7 +341,7 @@ describe('hosts that deviate from the contract in ordinary ways', () => {
 			return leaves ? { ...page, jobs: page.jobs.filter((j) => j.uid !== '4') } : page;
 		};
 		await d.poll();
-		await d.pollUntil(T0 + 4 * HOUR);
+		await d.pollUntil(T0 + 26 * HOUR);
 		expect(leftOut).toBeGreaterThan(0);
 		expect(d.sent.sort()).toEqual(['1', '2', '3', '4']);
 		expect(d.failed).toBe(0);
@@ -455,6 +456,19 @@ describe('Delivery', () => {
 		const f = await day({ roundToMs: MINUTE }, { roundBoundsMs: MINUTE }, 1, { delivery: 'lowestCost' });
 		expectOnceWithinTheKey(f);
 		expect(f.rowsPerJob).toBeLessThanOrEqual(1.4);
+	});
+
+	// A count and a look at the index's clock each pay a row: hourly ones cost 1.5 rows a job on a search of two jobs an hour.
+	// Lowest Cost still pays for the looks that find the clock further on, most on the first day (1.18 here, 1.09 over three).
+	it.each([
+		['As Soon As Seen, whose count waits for twenty jobs', {}],
+		['Lowest Cost, whose look at the index clock pays only for a newer job', { delivery: 'lowestCost' as const }],
+	])('pays about a row a job on a quiet search of two jobs an hour: %s', async (_, settings: Partial<CycleSettings>) => {
+		const f = await day({ perHour: 2 }, {}, 1, settings);
+		expectOnceWithinTheKey(f);
+		expect(f.rowsPerJob).toBeLessThanOrEqual(1.2);
+		// A look that found no newer job counts as one: else it is asked again every poll (1.8 requests a poll, not 1).
+		if (settings.delivery) expect(f.requestsPerPoll).toBeLessThanOrEqual(1.3);
 	});
 
 	it('As Soon As Seen sends a job the index shows 30 minutes after its posting within about a quarter of an hour of showing', async () => {

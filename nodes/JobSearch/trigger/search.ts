@@ -8,6 +8,7 @@ import {
 	ACTIVATION_READ_GRACE_MS,
 	CHANCE_TIES_WHOLE,
 	COUNT_EVERY_MS,
+	COUNT_MIN_KNOWN,
 	FINAL_LAG_MAX_MS,
 	LOOK_STEP_MS,
 	INDEX_CLOCK_DOUBT_MS,
@@ -208,14 +209,20 @@ export class SearchRun {
 		watch.pending.push({ fromMs, toMs: read.unread.toMs, ...(learnBeforeMs === undefined ? {} : { learnBeforeMs }) });
 	}
 
-	/** Lowest Cost reads no head; a one-row look at the newest job keeps the index's clock: hourly, more often in the first hour. */
+	/**
+	 * Lowest Cost reads no head; a look for a job newer than the index's clock as known keeps it: hourly, more often in the
+	 * first hour. Where none is newer the look costs no row and the clock stands (a quiet search pays nothing for it).
+	 */
 	private async probeClock(): Promise<void> {
 		const nowMs = this.deps.now();
 		if (this.watch!.offsets.some((o) => o.atMs > nowMs - Math.min(COUNT_EVERY_MS, (nowMs - this.previous.activatedMs) / 2))) return;
+		const clockMs = this.indexNowMs();
 		this.burst = true;
-		await this.reader.count({ fromMs: this.watch!.finalMs + 1, toMs: nowMs + INDEX_CLOCK_DOUBT_MS });
+		const fromMs = Math.max(this.watch!.finalMs, clockMs) + 1;
+		const count = await this.reader.count({ fromMs, toMs: Math.max(fromMs, nowMs + INDEX_CLOCK_DOUBT_MS) });
 		this.burst = false;
-		this.noteOffset(Math.max(...[...this.reader.jobs.values()].map((j) => j.createdMs)));
+		const newer = [...this.reader.jobs.values()].filter((j) => j.createdMs >= fromMs).map((j) => j.createdMs);
+		if (count) this.noteOffset(Math.max(clockMs, ...newer));
 	}
 
 	/** The activation read learns the Late Window; if its first page came late, what was posted since (and the index's delay before) is sent. */
@@ -327,6 +334,8 @@ export class SearchRun {
 		while (watch.floorMs < watch.finalMs && !this.reader.spent()) {
 			const ageMs = this.indexNowMs() - this.settings.lateWindowMs - watch.floorMs;
 			if (watch.finalMs - watch.floorMs < COUNT_EVERY_MS && ageMs < COUNT_EVERY_MS) return;
+			// A count pays a row: a quiet search's waits for enough jobs to make that row a small share, a day at most.
+			if (ageMs < MEMORY_MS && this.known!.activeIn({ fromMs: watch.floorMs + 1, toMs: watch.finalMs }) < COUNT_MIN_KNOWN) return;
 			// A part still unread is counted once it is read.
 			const endMs = Math.min(watch.finalMs, ...watch.pending.filter((p) => p.toMs > watch.floorMs).map((p) => p.fromMs - 1));
 			if (endMs <= watch.floorMs) return;
