@@ -65,7 +65,7 @@ const ABLATIONS: { rule: string; tunable: keyof typeof tunables; off: unknown; s
 	{ rule: 'five-minute look step', tunable: 'LOOK_STEP_MS', off: 0, shape: 'batch, 40 an hour', every: 1 },
 	{ rule: 'whole read of what lags 20 minutes', tunable: 'FINAL_LAG_MAX_MS', off: 1e12, shape: 'batch, 150 an hour', every: 60 },
 	{ rule: 'whole read of what lags 20 minutes', tunable: 'FINAL_LAG_MAX_MS', off: 1e12, shape: 'batch, 40 an hour, 36 s a poll (n8n 2.41 durable)', every: 15 },
-	{ rule: 'one page a whole read (400 known jobs)', tunable: 'PART_MAX_KNOWN', off: 1e9, shape: 'busy: 1,500 an hour, rounded totals, unstable ties', every: 60 },
+	{ rule: 'a count waits for 20 known jobs', tunable: 'COUNT_MIN_KNOWN', off: 0, shape: 'a narrow search: 2 an hour', every: 1 },
 ];
 
 async function ablationSection(): Promise<string[]> {

@@ -59,8 +59,7 @@ describe('after six hours at 2,400 jobs an hour, in polls of 5 minutes', () => {
 	afterAll(async () => day && (await day.h.server.close()));
 
 	it('settles part by part what had its final look, so no unsettled uid is forgotten, where one poll cannot count it all', () => {
-		// Parts of 400 known jobs a count, the count before the final looks: the parts a poll counted
-		// stay settled, the next poll goes on.
+		// The count before the final looks: what a poll counted stays settled, the next poll goes on.
 		const watch = searchOf(day.h.poller)!.watch!;
 		expect(Date.parse(String(watch.final)) - Date.parse(watch.floor)).toBeLessThanOrEqual(2 * 60 * MINUTE);
 		expect(day.trigger.duplicates).toEqual([]);

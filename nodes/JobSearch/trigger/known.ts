@@ -1,5 +1,6 @@
 import type { RangeRead, Reader, ReadJob } from '../paging/reader';
 import type { Range, Watch } from './state';
+import { MEMORY_MS } from './tunables';
 
 /** The coarsest rounding of the time bounds the trigger makes room for, and whole-minute createdAt. */
 export const MINUTE_MS = 60_000;
@@ -72,15 +73,10 @@ export class Known {
 		return count;
 	}
 
-	/**
-	 * An end t <= toMs such that (fromMs, t] holds at most `most` known jobs (or one millisecond's, if more share it);
-	 * on a whole minute (the first past `fromMs`, at least) where the host rounds the bounds: no minute is split.
-	 */
-	partEnd(fromMs: number, toMs: number, most: number, onWholeMinutes = false): number {
-		const times = [...this.watch.seen.values()].filter((ms) => ms > fromMs && ms <= toMs).sort((a, b) => a - b);
-		const endMs = times.length <= most ? toMs : times[most] > times[0] ? times[most] - 1 : times[0];
-		if (!onWholeMinutes) return endMs;
-		return Math.min(toMs, Math.max(Math.floor(endMs / MINUTE_MS) * MINUTE_MS, Math.ceil((fromMs + 1) / MINUTE_MS) * MINUTE_MS));
+	/** `toMs`, or where the host rounds the bounds a whole minute (the first past `fromMs`, at least): no minute is split. */
+	partEnd(fromMs: number, toMs: number, onWholeMinutes: boolean): number {
+		if (!onWholeMinutes) return toMs;
+		return Math.min(toMs, Math.max(Math.floor(toMs / MINUTE_MS) * MINUTE_MS, Math.ceil((fromMs + 1) / MINUTE_MS) * MINUTE_MS));
 	}
 
 	/** The stretches of `range` between known jobs' milliseconds, oldest first, outside `holes`: asking one is free when nothing is new. */
@@ -131,4 +127,29 @@ function outside(stretch: Range, hole: Range): Range[] {
 	if (stretch.fromMs < hole.fromMs) parts.push({ fromMs: stretch.fromMs, toMs: hole.fromMs - 1 });
 	if (stretch.toMs > hole.toMs) parts.push({ fromMs: hole.toMs + 1, toMs: stretch.toMs });
 	return parts;
+}
+
+/**
+ * After a poll: forgets uids a day below the floor and every pending part, and the oldest beyond `cap`, where every look and
+ * part rises above them. Returns how many it forgot above what was read to its end (unread jobs there are lost).
+ */
+export function forget(watch: Watch, cap: number): number {
+	// Everything below this is read to its end: once the cap forgets a uid above it, the looks and parts rise past unread jobs.
+	const settledMs = Math.min(watch.floorMs, ...watch.pending.map((p) => p.fromMs - 1));
+	for (const [uid, ms] of watch.seen) if (ms < settledMs - MEMORY_MS) watch.seen.delete(uid);
+	let capped = 0;
+	if (watch.seen.size > cap) {
+		const cutMs = [...watch.seen.values()].sort((a, b) => a - b)[watch.seen.size - cap - 1];
+		for (const [uid, ms] of watch.seen) {
+			if (ms > cutMs) continue;
+			watch.seen.delete(uid);
+			if (ms > settledMs) capped++;
+		}
+		const floorMs = Math.max(watch.floorMs, cutMs);
+		Object.assign(watch, { floorMs, finalMs: Math.max(watch.finalMs, floorMs), headMs: Math.max(watch.headMs, floorMs) });
+		watch.youngMs = watch.youngMs.map((ms) => Math.max(ms, floorMs));
+		watch.pending = watch.pending.filter((p) => p.toMs > cutMs).map((p) => ({ ...p, fromMs: Math.max(p.fromMs, cutMs + 1) }));
+	}
+	for (const uid of watch.gone) if (!watch.seen.has(uid)) watch.gone.delete(uid);
+	return capped;
 }

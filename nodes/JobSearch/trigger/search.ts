@@ -1,8 +1,8 @@
 import { MAX_ROWS_PER_CALL } from '../filters';
 import { Reader, type Page, type PageRequest, type RangeRead, type ReadJob, type TimeRange } from '../paging/reader';
-import { Known, MINUTE_MS } from './known';
+import { Known, MINUTE_MS, forget } from './known';
 import type { RequestBudget } from './requests';
-import { cloneWatch, type Range, type SearchState, type Watch } from './state';
+import { cloneWatch, type Range, type SearchState } from './state';
 import type { CycleDeps, CycleSettings } from './types';
 import {
 	ACTIVATION_READ_GRACE_MS,
@@ -15,7 +15,6 @@ import {
 	MAX_SEEN_UIDS,
 	MEMORY_MS,
 	PASSING_RETRIES,
-	PART_MAX_KNOWN,
 	POLL_TIME_SHARE,
 	ROWS_PER_REQUEST,
 	YOUNG_LOOK_AGES_MS,
@@ -47,7 +46,6 @@ export class SearchRun {
 	private known?: Known;
 	private watch = this.previous.watch && cloneWatch(this.previous.watch);
 	private firstPoll = false;
-	private capped = 0;
 	/** The head read this poll reached every job newer than the head. */
 	private headComplete = false;
 	private firstPageMs?: number;
@@ -310,7 +308,7 @@ export class SearchRun {
 		while (watch.finalMs < endMs && !this.reader.spent()) {
 			const lagging = dueMs - watch.finalMs > FINAL_LAG_MAX_MS + this.settings.intervalMs;
 			if (whole || lagging) {
-				const toMs = known.partEnd(watch.finalMs, whole ? endMs : Math.min(endMs, dueMs - FINAL_LAG_MAX_MS - this.settings.intervalMs), PART_MAX_KNOWN, this.rounds());
+				const toMs = known.partEnd(watch.finalMs, whole ? endMs : Math.min(endMs, dueMs - FINAL_LAG_MAX_MS - this.settings.intervalMs), this.rounds());
 				const read = await this.readPart({ fromMs: watch.finalMs + 1, toMs });
 				if (!read) return;
 				// Where its total counted a job no page returned, the part waits for its count (a replica missing a job for a moment).
@@ -339,7 +337,7 @@ export class SearchRun {
 			// A part still unread is counted once it is read.
 			const endMs = Math.min(watch.finalMs, ...watch.pending.filter((p) => p.toMs > watch.floorMs).map((p) => p.fromMs - 1));
 			if (endMs <= watch.floorMs) return;
-			const part = { fromMs: watch.floorMs + 1, toMs: this.known!.partEnd(watch.floorMs, endMs, PART_MAX_KNOWN, this.rounds()) };
+			const part = { fromMs: watch.floorMs + 1, toMs: this.known!.partEnd(watch.floorMs, endMs, this.rounds()) };
 			const count = await this.reader.count(part);
 			if (!count) return;
 			if ((!count.exact || count.total > this.known!.activeIn(part)) && !(await this.readPart(part))) return;
@@ -367,29 +365,8 @@ export class SearchRun {
 		}
 	}
 
-	/** Forgets uids a day below the floor and every pending part, and the oldest beyond the cap: every look and part rises above them. */
-	private prune(watch: Watch): void {
-		// Everything below this is read to its end: once the cap forgets a uid above it, the looks and parts rise past unread jobs.
-		const settledMs = Math.min(watch.floorMs, ...watch.pending.map((p) => p.fromMs - 1));
-		for (const [uid, ms] of watch.seen) if (ms < settledMs - MEMORY_MS) watch.seen.delete(uid);
-		const cap = this.settings.maxSeenUids ?? MAX_SEEN_UIDS;
-		if (watch.seen.size > cap) {
-			const cutMs = [...watch.seen.values()].sort((a, b) => a - b)[watch.seen.size - cap - 1];
-			for (const [uid, ms] of watch.seen) {
-				if (ms > cutMs) continue;
-				watch.seen.delete(uid);
-				if (ms > settledMs) this.capped++;
-			}
-			const floorMs = Math.max(watch.floorMs, cutMs);
-			Object.assign(watch, { floorMs, finalMs: Math.max(watch.finalMs, floorMs), headMs: Math.max(watch.headMs, floorMs) });
-			watch.youngMs = watch.youngMs.map((ms) => Math.max(ms, floorMs));
-			watch.pending = watch.pending.filter((p) => p.toMs > cutMs).map((p) => ({ ...p, fromMs: Math.max(p.fromMs, cutMs + 1) }));
-		}
-		for (const uid of watch.gone) if (!watch.seen.has(uid)) watch.gone.delete(uid);
-	}
-
 	result(): SearchResult {
-		if (this.watch) this.prune(this.watch);
+		const capped = this.watch ? forget(this.watch, this.settings.maxSeenUids ?? MAX_SEEN_UIDS) : 0;
 		const known = this.known;
 		return {
 			state: this.watch ? { activatedMs: this.previous.activatedMs, watch: this.watch } : this.previous,
@@ -400,7 +377,7 @@ export class SearchRun {
 			learning: this.watch?.pending.some((p) => p.learnBeforeMs !== undefined) ?? false,
 			late: known?.late ?? 0,
 			reposts: known?.reposts ?? 0,
-			capped: this.capped,
+			capped,
 		};
 	}
 

@@ -52,9 +52,6 @@ export const COUNT_EVERY_MS = HOUR_MS;
 /** A count pays one row, so it waits until its part holds this many known jobs (a day at most): a quiet search pays a row a day, not an hour. */
 export const COUNT_MIN_KNOWN = 20;
 
-/** A whole read or a count covers at most this many known jobs: one page with room for late ones, and a total below the rounded 1,000. */
-export const PART_MAX_KNOWN = ROWS_PER_REQUEST - 100;
-
 /** Uids kept at most: a day of a busy search. */
 export const MAX_SEEN_UIDS = 10_000;
 
