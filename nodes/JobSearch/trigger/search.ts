@@ -208,19 +208,19 @@ export class SearchRun {
 	}
 
 	/**
-	 * Lowest Cost reads no head; a look for a job newer than the index's clock as known keeps it: hourly, more often in the
-	 * first hour. Where none is newer the look costs no row and the clock stands (a quiet search pays nothing for it).
+	 * Lowest Cost reads no head: a one-row look at every poll keeps the index's clock. With a job seen in the last day it asks
+	 * only for a newer one (no row where none is); with none, from the final look on, as the index may lag more than assumed.
 	 */
 	private async probeClock(): Promise<void> {
 		const nowMs = this.deps.now();
-		if (this.watch!.offsets.some((o) => o.atMs > nowMs - Math.min(COUNT_EVERY_MS, (nowMs - this.previous.activatedMs) / 2))) return;
-		const clockMs = this.indexNowMs();
+		const clockKnown = this.watch!.offsets.some((o) => o.atMs > nowMs - MEMORY_MS);
+		const afterMs = Math.max(this.watch!.finalMs, clockKnown ? this.indexNowMs() : -Infinity) + 1;
+		// Where the host rounds the bounds, from a whole minute: it would answer the jobs of the minute before for nothing.
+		const fromMs = this.rounds() ? Math.ceil(afterMs / MINUTE_MS) * MINUTE_MS : afterMs;
 		this.burst = true;
-		const fromMs = Math.max(this.watch!.finalMs, clockMs) + 1;
-		const count = await this.reader.count({ fromMs, toMs: Math.max(fromMs, nowMs + INDEX_CLOCK_DOUBT_MS) });
+		await this.reader.count({ fromMs, toMs: Math.max(fromMs, nowMs + INDEX_CLOCK_DOUBT_MS) });
 		this.burst = false;
-		const newer = [...this.reader.jobs.values()].filter((j) => j.createdMs >= fromMs).map((j) => j.createdMs);
-		if (count) this.noteOffset(Math.max(clockMs, ...newer));
+		this.noteOffset(Math.max(...[...this.reader.jobs.values()].filter((j) => j.createdMs >= fromMs).map((j) => j.createdMs)));
 	}
 
 	/** The activation read learns the Late Window; if its first page came late, what was posted since (and the index's delay before) is sent. */
@@ -326,7 +326,7 @@ export class SearchRun {
 		if (this.cheap) watch.headMs = Math.max(watch.headMs, watch.finalMs);
 	}
 
-	/** Counts what had its final look hourly: more jobs than known means one shown late in a known millisecond, so the part is read whole. */
+	/** Counts what had its final look, hourly once it holds enough jobs: more than known means one shown late in a known millisecond. */
 	private async settle(): Promise<void> {
 		const watch = this.watch!;
 		while (watch.floorMs < watch.finalMs && !this.reader.spent()) {

@@ -46,10 +46,10 @@ export const LOOK_STEP_MS = 5 * MINUTE_MS;
 /** Where the requests cannot ask every stretch, a final look that lags this far reads the part whole instead (rows for requests). */
 export const FINAL_LAG_MAX_MS = 20 * MINUTE_MS;
 
-/** What had its final look stretch by stretch is counted this often: a late job in a known job's millisecond is found within about two hours. */
+/** What had its final look stretch by stretch is counted this often: a late job in a known job's millisecond is found within about two hours (a quiet search's, a day). */
 export const COUNT_EVERY_MS = HOUR_MS;
 
-/** A count pays one row, so it waits until its part holds this many known jobs (a day at most): a quiet search pays a row a day, not an hour. */
+/** A count pays one row, so it waits until its part holds this many known jobs (a day at most): a quiet search's costs a twentieth of a row a job. */
 export const COUNT_MIN_KNOWN = 20;
 
 /** Uids kept at most: a day of a busy search. */
