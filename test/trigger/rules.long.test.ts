@@ -287,6 +287,17 @@ describe('the index clock', () => {
 		expect(await lowestCostPastLateWindowMs(jobs, 5, T0, T0 + 3 * HOUR)).toBeLessThanOrEqual(7 * MINUTE);
 	});
 
+	// A quiet search's clock rests on its fastest-shown job, as no newer one comes for hours: where a look that found none
+	// let it lapse after a day, the clock fell back on one slow job and jobs came up to 31 minutes past their Late Window.
+	it('Lowest Cost sends a quiet search\'s jobs minutes past their Late Window on its second and third days too', async () => {
+		const from = Date.UTC(2026, 10, 20);
+		const jobs = generateIndex({ ...HARSH, shape: 'batch', perHour: 2, seed: 7, fromMs: from, toMs: from + 72 * HOUR });
+		const settings = defaultSettings({ intervalMs: 5 * MINUTE, delivery: 'lowestCost' });
+		const [f] = await simulate([{ jobs, behaviour: {}, settings, everyMinutes: 5 }], from, from + 72 * HOUR);
+		expectOnceWithinTheKey(f);
+		expect(f.worstPastLateWindowMinutes).toBeLessThanOrEqual(15);
+	});
+
 	// Found in review: where a look that found no newer job kept the clock as it stood, one job dated ahead kept every
 	// Late Window 15 minutes short for good, and this job was lost.
 	it('Lowest Cost loses no job a day after it saw one job dated hours ahead of the index', async () => {

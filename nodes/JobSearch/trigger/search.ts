@@ -214,13 +214,16 @@ export class SearchRun {
 	private async probeClock(): Promise<void> {
 		const nowMs = this.deps.now();
 		const clockKnown = this.watch!.offsets.some((o) => o.atMs > nowMs - MEMORY_MS);
-		const afterMs = Math.max(this.watch!.finalMs, clockKnown ? this.indexNowMs() : -Infinity) + 1;
+		const clockMs = this.indexNowMs();
+		const afterMs = Math.max(this.watch!.finalMs, clockKnown ? clockMs : -Infinity) + 1;
 		// Where the host rounds the bounds, from a whole minute: it would answer the jobs of the minute before for nothing.
 		const fromMs = this.rounds() ? Math.ceil(afterMs / MINUTE_MS) * MINUTE_MS : afterMs;
 		this.burst = true;
-		await this.reader.count({ fromMs, toMs: Math.max(fromMs, nowMs + INDEX_CLOCK_DOUBT_MS) });
+		const count = await this.reader.count({ fromMs, toMs: Math.max(fromMs, nowMs + INDEX_CLOCK_DOUBT_MS) });
 		this.burst = false;
-		this.noteOffset(Math.max(...[...this.reader.jobs.values()].filter((j) => j.createdMs >= fromMs).map((j) => j.createdMs)));
+		const newer = [...this.reader.jobs.values()].filter((j) => j.createdMs >= fromMs).map((j) => j.createdMs);
+		// None newer: the clock stands (it stays below the index's while both run alike), a lead over n8n's only for its day.
+		this.noteOffset(newer.length > 0 ? Math.max(...newer) : count && clockKnown && clockMs <= nowMs ? clockMs : -Infinity);
 	}
 
 	/** The activation read learns the Late Window; if its first page came late, what was posted since (and the index's delay before) is sent. */
