@@ -518,6 +518,17 @@ describe('Delivery', () => {
 		expect(sentAtMs - (T0 + HOUR + 30 * MINUTE)).toBeLessThanOrEqual(16 * MINUTE);
 	});
 
+	// Found with the bench's narrow search: each young look waited for five minutes below the head, which a quiet search's
+	// newest job holds still for hours, so a job shown behind it waited for its final look (48 minutes).
+	it('As Soon As Seen sends a job shown behind a newer one within about a quarter of an hour on a quiet search', async () => {
+		const jobs = [job(1, T0 - 40 * MINUTE + 7, T0 - 38 * MINUTE), job(2, T0 + 7 * MINUTE + 7, T0 + 9 * MINUTE), job(3, T0 + 4 * MINUTE + 7, T0 + 22 * MINUTE)];
+		const d = drive(jobs);
+		await d.poll();
+		let sentAtMs = 0;
+		for (let t = T0 + MINUTE; t <= T0 + 3 * HOUR && !sentAtMs; t += MINUTE) if ((await d.poll(t)).emit.some((j) => j.uid === '3')) sentAtMs = t;
+		expect(sentAtMs - (T0 + 22 * MINUTE)).toBeLessThanOrEqual(16 * MINUTE);
+	});
+
 	it('asks a quiet search about two requests a minute at Every Minute, not five: each look waits for five minutes of the window', async () => {
 		const d = await run(steady(T0 - 30 * MINUTE, T0 + 4 * HOUR, 20 * MINUTE), 4);
 		const after = d.index.requests.filter((r) => r.atMs > T0 + 2 * HOUR);

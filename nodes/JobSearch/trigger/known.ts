@@ -129,10 +129,7 @@ function outside(stretch: Range, hole: Range): Range[] {
 	return parts;
 }
 
-/**
- * After a poll: forgets uids a day below the floor and every pending part, and the oldest beyond `cap`, where every look and
- * part rises above them. Returns how many it forgot above what was read to its end (unread jobs there are lost).
- */
+/** Forgets uids a day below the floor and pending parts, and the oldest past `cap` (every look rises above them); returns those above the settled part. */
 export function forget(watch: Watch, cap: number): number {
 	// Everything below this is read to its end: once the cap forgets a uid above it, the looks and parts rise past unread jobs.
 	const settledMs = Math.min(watch.floorMs, ...watch.pending.map((p) => p.fromMs - 1));

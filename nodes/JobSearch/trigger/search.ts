@@ -207,14 +207,12 @@ export class SearchRun {
 		watch.pending.push({ fromMs, toMs: read.unread.toMs, ...(learnBeforeMs === undefined ? {} : { learnBeforeMs }) });
 	}
 
-	/**
-	 * Lowest Cost reads no head: a one-row look at every poll keeps the index's clock. With a job seen in the last day it asks
-	 * only for a newer one (no row where none is); with none, from the final look on, as the index may lag more than assumed.
-	 */
+	/** Lowest Cost reads no head: a one-row look at every poll keeps the index's clock, paying only for a job newer than the clock known. */
 	private async probeClock(): Promise<void> {
 		const nowMs = this.deps.now();
 		const clockKnown = this.watch!.offsets.some((o) => o.atMs > nowMs - MEMORY_MS);
 		const clockMs = this.indexNowMs();
+		// With no job seen in the last day, from the final look on: the index may lag more than the clock assumed.
 		const afterMs = Math.max(this.watch!.finalMs, clockKnown ? clockMs : -Infinity) + 1;
 		// Where the host rounds the bounds, from a whole minute: it would answer the jobs of the minute before for nothing.
 		const fromMs = this.rounds() ? Math.ceil(afterMs / MINUTE_MS) * MINUTE_MS : afterMs;
@@ -355,11 +353,12 @@ export class SearchRun {
 		this.share(share);
 		const indexNowMs = this.indexNowMs();
 		for (const [k, ageMs] of YOUNG_LOOK_AGES_MS.entries()) {
-			const toMs = Math.min(watch.headMs, indexNowMs - ageMs);
 			// What is older than the next age gets that look: a look that fell behind skips ahead.
 			const skipToMs = indexNowMs - (YOUNG_LOOK_AGES_MS[k + 1] ?? this.settings.lateWindowMs);
 			const fromMs = Math.max(watch.youngMs[k], watch.finalMs, skipToMs) + 1;
-			if (toMs - fromMs < LOOK_STEP_MS) continue;
+			// Its step is measured to where the look is due, not to the head: a quiet search's head stands still for hours.
+			if (indexNowMs - ageMs - fromMs < LOOK_STEP_MS || watch.headMs < fromMs) continue;
+			const toMs = Math.min(watch.headMs, indexNowMs - ageMs);
 			for (const stretch of this.known!.openStretches({ fromMs, toMs }, watch.pending)) {
 				if (this.reader.spent() || !(await this.read(stretch, Infinity)).complete) return;
 				watch.youngMs[k] = stretch.toMs;
