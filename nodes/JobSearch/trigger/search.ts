@@ -207,21 +207,14 @@ export class SearchRun {
 		watch.pending.push({ fromMs, toMs: read.unread.toMs, ...(learnBeforeMs === undefined ? {} : { learnBeforeMs }) });
 	}
 
-	/** Lowest Cost reads no head: a one-row look at every poll keeps the index's clock, paying only for a job newer than the clock known. */
+	/** Lowest Cost reads no head; a one-row look at the newest job keeps the index's clock: hourly, more often in the first hour. */
 	private async probeClock(): Promise<void> {
 		const nowMs = this.deps.now();
-		const clockKnown = this.watch!.offsets.some((o) => o.atMs > nowMs - MEMORY_MS);
-		const clockMs = this.indexNowMs();
-		// With no job seen in the last day, from the final look on: the index may lag more than the clock assumed.
-		const afterMs = Math.max(this.watch!.finalMs, clockKnown ? clockMs : -Infinity) + 1;
-		// Where the host rounds the bounds, from a whole minute: it would answer the jobs of the minute before for nothing.
-		const fromMs = this.rounds() ? Math.ceil(afterMs / MINUTE_MS) * MINUTE_MS : afterMs;
+		if (this.watch!.offsets.some((o) => o.atMs > nowMs - Math.min(COUNT_EVERY_MS, (nowMs - this.previous.activatedMs) / 2))) return;
 		this.burst = true;
-		const count = await this.reader.count({ fromMs, toMs: Math.max(fromMs, nowMs + INDEX_CLOCK_DOUBT_MS) });
+		await this.reader.count({ fromMs: this.watch!.finalMs + 1, toMs: nowMs + INDEX_CLOCK_DOUBT_MS });
 		this.burst = false;
-		const newer = [...this.reader.jobs.values()].filter((j) => j.createdMs >= fromMs).map((j) => j.createdMs);
-		// None newer: the clock stands (it stays below the index's while both run alike), a lead over n8n's only for its day.
-		this.noteOffset(newer.length > 0 ? Math.max(...newer) : count && clockKnown && clockMs <= nowMs ? clockMs : -Infinity);
+		this.noteOffset(Math.max(...[...this.reader.jobs.values()].map((j) => j.createdMs)));
 	}
 
 	/** The activation read learns the Late Window; if its first page came late, what was posted since (and the index's delay before) is sent. */
