@@ -494,6 +494,16 @@ describe('Delivery', () => {
 		expect(f.rowsPerJob).toBeLessThanOrEqual(1.2);
 	});
 
+	it('As Soon As Seen sends a job the index shows 30 minutes after its posting within about a quarter of an hour of showing', async () => {
+		const jobs = steady(T0 - 30 * MINUTE, T0 + 3 * HOUR, 5 * MINUTE);
+		jobs.push(job(9005, T0 + HOUR + 7, T0 + HOUR + 30 * MINUTE));
+		const d = drive(jobs);
+		await d.poll();
+		let sentAtMs = 0;
+		for (let t = T0 + MINUTE; t <= T0 + 4 * HOUR && !sentAtMs; t += MINUTE) if ((await d.poll(t)).emit.some((j) => j.uid === '9005')) sentAtMs = t;
+		expect(sentAtMs - (T0 + HOUR + 30 * MINUTE)).toBeLessThanOrEqual(16 * MINUTE);
+	});
+
 	// Found with the bench's narrow search: each young look waited for five minutes below the head, which a quiet search's
 	// newest job holds still for hours, so a job shown behind it waited for its final look (48 minutes).
 	it('As Soon As Seen sends a job shown behind a newer one within about a quarter of an hour on a quiet search', async () => {
