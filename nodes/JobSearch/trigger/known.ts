@@ -73,12 +73,6 @@ export class Known {
 		return count;
 	}
 
-	/** `toMs`, or where the host rounds the bounds a whole minute (the first past `fromMs`, at least): no minute is split. */
-	partEnd(fromMs: number, toMs: number, onWholeMinutes: boolean): number {
-		if (!onWholeMinutes) return toMs;
-		return Math.min(toMs, Math.max(Math.floor(toMs / MINUTE_MS) * MINUTE_MS, Math.ceil((fromMs + 1) / MINUTE_MS) * MINUTE_MS));
-	}
-
 	/** The stretches of `range` between known jobs' milliseconds, oldest first, outside `holes`: asking one is free when nothing is new. */
 	openStretches(range: Range, holes: Range[]): Range[] {
 		const out: Range[] = [];

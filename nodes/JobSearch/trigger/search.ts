@@ -82,7 +82,10 @@ export class SearchRun {
 			throwFirstFailure: false,
 			repeats: () => (this.watch?.repeatsSeenMs ?? 0) > deps.now() - MEMORY_MS,
 		});
-		if (this.watch) this.known = new Known(this.watch, this.reader, knownElsewhere);
+		if (!this.watch) return;
+		// A day-old sample of the index's clock may tell of a lead n8n's clock has since stepped past.
+		this.watch.offsets = this.watch.offsets.filter((o) => o.atMs > deps.now() - MEMORY_MS);
+		this.known = new Known(this.watch, this.reader, knownElsewhere);
 	}
 
 	/** The looks that follow may send this share of the requests the poll has left (at least one). */
@@ -112,18 +115,17 @@ export class SearchRun {
 
 	/** The index's clock: at least n8n's plus the largest lead of a newest job seen lately (never believed beyond INDEX_CLOCK_DOUBT_MS). */
 	private indexNowMs(): number {
-		const nowMs = this.deps.now();
-		const recent = (this.watch?.offsets ?? []).filter((o) => o.atMs > nowMs - MEMORY_MS);
-		if (recent.length === 0) return nowMs - INDEX_CLOCK_DOUBT_MS;
-		return nowMs + Math.min(INDEX_CLOCK_DOUBT_MS, Math.max(...recent.map((o) => o.offsetMs)));
+		const offsets = this.watch?.offsets ?? [];
+		if (offsets.length === 0) return this.deps.now() - INDEX_CLOCK_DOUBT_MS;
+		return this.deps.now() + Math.min(INDEX_CLOCK_DOUBT_MS, Math.max(...offsets.map((o) => o.offsetMs)));
 	}
 
 	private noteOffset(newestMs: number): void {
 		if (!Number.isFinite(newestMs)) return;
-		const nowMs = this.deps.now();
-		const offsetMs = newestMs - nowMs;
+		const atMs = this.deps.now();
+		const offsetMs = newestMs - atMs;
 		// Only samples that may still be the largest are kept.
-		this.watch!.offsets = [...this.watch!.offsets.filter((o) => o.offsetMs > offsetMs && o.atMs > nowMs - MEMORY_MS), { atMs: nowMs, offsetMs }];
+		this.watch!.offsets = [...this.watch!.offsets.filter((o) => o.offsetMs > offsetMs), { atMs, offsetMs }];
 	}
 
 	/** Whether the host answered rows outside the range asked lately: it rounds the bounds (DESIGN.md, assumption 6). */
@@ -302,7 +304,7 @@ export class SearchRun {
 		while (watch.finalMs < endMs && !this.reader.spent()) {
 			const lagging = dueMs - watch.finalMs > FINAL_LAG_MAX_MS + this.settings.intervalMs;
 			if (whole || lagging) {
-				const toMs = known.partEnd(watch.finalMs, whole ? endMs : Math.min(endMs, dueMs - FINAL_LAG_MAX_MS - this.settings.intervalMs), this.rounds());
+				const toMs = whole ? endMs : Math.min(endMs, dueMs - FINAL_LAG_MAX_MS - this.settings.intervalMs);
 				const read = await this.readPart({ fromMs: watch.finalMs + 1, toMs });
 				if (!read) return;
 				// Where its total counted a job no page returned, the part waits for its count (a replica missing a job for a moment).
@@ -331,7 +333,7 @@ export class SearchRun {
 			// A part still unread is counted once it is read.
 			const endMs = Math.min(watch.finalMs, ...watch.pending.filter((p) => p.toMs > watch.floorMs).map((p) => p.fromMs - 1));
 			if (endMs <= watch.floorMs) return;
-			const part = { fromMs: watch.floorMs + 1, toMs: this.known!.partEnd(watch.floorMs, endMs, this.rounds()) };
+			const part = { fromMs: watch.floorMs + 1, toMs: endMs };
 			const count = await this.reader.count(part);
 			if (!count) return;
 			if ((!count.exact || count.total > this.known!.activeIn(part)) && !(await this.readPart(part))) return;
