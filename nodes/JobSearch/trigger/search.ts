@@ -46,8 +46,6 @@ export class SearchRun {
 	private known?: Known;
 	private watch = this.previous.watch && cloneWatch(this.previous.watch);
 	private firstPoll = false;
-	/** The head read this poll reached every job newer than the head. */
-	private headComplete = false;
 	private firstPageMs?: number;
 	/** The next request goes with the other searches' (their heads meet the index at one moment). */
 	private burst = false;
@@ -195,7 +193,6 @@ export class SearchRun {
 		this.burst = true;
 		const read = await this.read({ fromMs: headBeforeMs + 1 }, headBeforeMs);
 		this.burst = false;
-		this.headComplete = read.complete;
 		this.takeHead(read, headBeforeMs + 1);
 	}
 
@@ -295,8 +292,7 @@ export class SearchRun {
 		const watch = this.watch!;
 		const known = this.known!;
 		const dueMs = this.indexNowMs() - this.settings.lateWindowMs;
-		let endMs = this.headComplete || this.cheap ? dueMs : Math.min(dueMs, watch.headMs);
-		if (this.rounds()) endMs = Math.floor(endMs / MINUTE_MS) * MINUTE_MS;
+		let endMs = this.rounds() ? Math.floor(dueMs / MINUTE_MS) * MINUTE_MS : dueMs;
 		for (const part of watch.pending) if (part.toMs > watch.finalMs) endMs = Math.min(endMs, part.fromMs - 1);
 		// Lowest Cost reads a job once whatever the step, but where a rounding host buys each read's first minute again.
 		if (endMs - watch.finalMs < (this.cheap && !(this.rounds() && known.wholeMinutes()) ? 1 : LOOK_STEP_MS)) return;
@@ -330,10 +326,7 @@ export class SearchRun {
 			if (watch.finalMs - watch.floorMs < COUNT_EVERY_MS && ageMs < COUNT_EVERY_MS) return;
 			// A count pays a row: a quiet search's waits for enough jobs to make that row a small share, a day at most.
 			if (ageMs < MEMORY_MS && this.known!.activeIn({ fromMs: watch.floorMs + 1, toMs: watch.finalMs }) < COUNT_MIN_KNOWN) return;
-			// A part still unread is counted once it is read.
-			const endMs = Math.min(watch.finalMs, ...watch.pending.filter((p) => p.toMs > watch.floorMs).map((p) => p.fromMs - 1));
-			if (endMs <= watch.floorMs) return;
-			const part = { fromMs: watch.floorMs + 1, toMs: endMs };
+			const part = { fromMs: watch.floorMs + 1, toMs: watch.finalMs };
 			const count = await this.reader.count(part);
 			if (!count) return;
 			if ((!count.exact || count.total > this.known!.activeIn(part)) && !(await this.readPart(part))) return;
