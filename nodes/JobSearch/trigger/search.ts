@@ -131,6 +131,12 @@ export class SearchRun {
 		return this.watch!.roundsSeenMs > this.deps.now() - MEMORY_MS;
 	}
 
+	/** `toMs`, or where the host rounds the bounds a whole minute (the first past `fromMs`, at least): it would answer the rest of a split minute first. */
+	private partEnd(fromMs: number, toMs: number): number {
+		if (!this.rounds()) return toMs;
+		return Math.min(toMs, Math.max(Math.floor(toMs / MINUTE_MS) * MINUTE_MS, Math.ceil((fromMs + 1) / MINUTE_MS) * MINUTE_MS));
+	}
+
 	/** Whether final looks read whole: late ties hide in known milliseconds, or the host rounds the bounds. */
 	private coarse(): boolean {
 		const { tiesSeenMs, floorMs } = this.watch!;
@@ -300,7 +306,7 @@ export class SearchRun {
 		while (watch.finalMs < endMs && !this.reader.spent()) {
 			const lagging = dueMs - watch.finalMs > FINAL_LAG_MAX_MS + this.settings.intervalMs;
 			if (whole || lagging) {
-				const toMs = whole ? endMs : Math.min(endMs, dueMs - FINAL_LAG_MAX_MS - this.settings.intervalMs);
+				const toMs = this.partEnd(watch.finalMs, whole ? endMs : Math.min(endMs, dueMs - FINAL_LAG_MAX_MS - this.settings.intervalMs));
 				const read = await this.readPart({ fromMs: watch.finalMs + 1, toMs });
 				if (!read) return;
 				// Where its total counted a job no page returned, the part waits for its count (a replica missing a job for a moment).
@@ -326,7 +332,10 @@ export class SearchRun {
 			if (watch.finalMs - watch.floorMs < COUNT_EVERY_MS && ageMs < COUNT_EVERY_MS) return;
 			// A count pays a row: a quiet search's waits for enough jobs to make that row a small share, a day at most.
 			if (ageMs < MEMORY_MS && this.known!.activeIn({ fromMs: watch.floorMs + 1, toMs: watch.finalMs }) < COUNT_MIN_KNOWN) return;
-			const part = { fromMs: watch.floorMs + 1, toMs: watch.finalMs };
+			// A part still unread is counted once it is read (a known job gone from it would hide a late one from the count).
+			const endMs = Math.min(watch.finalMs, ...watch.pending.filter((p) => p.toMs > watch.floorMs).map((p) => p.fromMs - 1));
+			if (endMs <= watch.floorMs) return;
+			const part = { fromMs: watch.floorMs + 1, toMs: this.partEnd(watch.floorMs, endMs) };
 			const count = await this.reader.count(part);
 			if (!count) return;
 			if ((!count.exact || count.total > this.known!.activeIn(part)) && !(await this.readPart(part))) return;
