@@ -309,8 +309,8 @@ export class SearchRun {
 				const toMs = this.partEnd(watch.finalMs, whole ? endMs : Math.min(endMs, dueMs - FINAL_LAG_MAX_MS - this.settings.intervalMs));
 				const read = await this.readPart({ fromMs: watch.finalMs + 1, toMs });
 				if (!read) return;
-				// Where its total counted a job no page returned, the part waits for its count (a replica missing a job for a moment).
-				if (watch.floorMs === watch.finalMs && read.complete && (!read.short || this.rounds())) watch.floorMs = toMs;
+				// Where its total counted a job no page returned, or a page brought nothing new (skipped), the part waits for its count.
+				if (watch.floorMs === watch.finalMs && read.complete && !read.stuck && (!read.short || this.rounds())) watch.floorMs = toMs;
 				watch.finalMs = toMs;
 				continue;
 			}
