@@ -53,15 +53,9 @@ export async function runSearches(
 	const turn = runs.length > 0 ? base.polls % runs.length : 0;
 	const inTurn = [...runs.slice(turn), ...runs.slice(0, turn)];
 	const rowsRead = () => runs.reduce((total, run) => total + run.reader.rows, 0);
-	// Activation reads send their first requests together (the index shows each search the same jobs), further pages one search at a time.
+	// Activation reads send their first requests together: the index shows each search the same jobs.
 	const activating = inTurn.filter((run) => run.activating);
-	let before: Promise<unknown> = Promise.resolve();
-	await Promise.all(
-		activating.map((run) => {
-			before = run.readNew(0, before);
-			return before;
-		}),
-	);
+	await Promise.all(activating.map(async (run) => await run.readNew(0)));
 	for (const run of inTurn.filter((r) => !activating.includes(r))) await run.overdueLook();
 	for (const run of inTurn.filter((r) => !activating.includes(r))) await run.readNew(run.reader.rows + settings.maxJobsPerPoll - rowsRead());
 	for (const [i, run] of inTurn.entries()) await run.finalLooks(1 / (inTurn.length - i));

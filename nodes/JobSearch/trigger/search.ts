@@ -51,8 +51,6 @@ export class SearchRun {
 	private burst = false;
 	/** The requests this search's looks may still send in this poll. */
 	private quota = Infinity;
-	/** What this search's further pages wait for (another search's activation read, sent together with this one's). */
-	private morePagesAfter?: Promise<unknown>;
 	private readonly cheap = this.settings.delivery === 'lowestCost';
 	/** Its activation read has not begun: it goes with the other searches' (cycle.ts). */
 	readonly activating = !this.previous.watch;
@@ -74,7 +72,6 @@ export class SearchRun {
 				if (this.reader.requests >= this.quota) return false;
 				const burst = this.burst;
 				this.burst = false;
-				if (!burst) await this.morePagesAfter?.catch(() => undefined);
 				return await this.budget.take(burst);
 			},
 			throwFirstFailure: false,
@@ -180,18 +177,16 @@ export class SearchRun {
 	}
 
 	/** New jobs first, within Max Jobs per Poll: the activation read, or the head and then the parts earlier polls left. */
-	async readNew(rows: number, morePagesAfter?: Promise<unknown>): Promise<void> {
-		this.morePagesAfter = morePagesAfter;
+	async readNew(rows: number): Promise<void> {
 		if (!this.watch) return await this.activate();
 		const endRows = this.reader.rows + rows;
-		const carried = this.watch.pending.length;
 		const outsideBefore = this.reader.outsideRows;
 		if (this.cheap) await this.probeClock();
 		else await this.reader.within(rows, async () => await this.readHead());
 		// Rows outside the range asked (a host that rounds the bounds) are no new jobs: a head read that buys one every poll
 		// would otherwise take the rows of Max Jobs per Poll 1 for good, and the parts behind it would never be read.
 		const outside = this.reader.outsideRows - outsideBefore;
-		await this.reader.within(endRows + outside - this.reader.rows, async () => await this.readPending(carried));
+		await this.reader.within(endRows + outside - this.reader.rows, async () => await this.readPending());
 	}
 
 	private async readHead(): Promise<void> {
@@ -282,10 +277,10 @@ export class SearchRun {
 		this.quota = Infinity;
 	}
 
-	/** The parts left to read whole (the first `count` of them), oldest first. */
-	private async readPending(count = Infinity): Promise<void> {
+	/** The parts left to read whole, oldest first. */
+	private async readPending(): Promise<void> {
 		const watch = this.watch!;
-		for (const part of watch.pending.slice(0, count)) {
+		for (const part of [...watch.pending]) {
 			if (this.reader.spent()) return;
 			const read = await this.readWhole(part, part.learnBeforeMs);
 			if (read.complete) watch.pending.splice(watch.pending.indexOf(part), 1);
