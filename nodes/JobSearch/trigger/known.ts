@@ -1,9 +1,6 @@
 import type { RangeRead, Reader, ReadJob } from '../paging/reader';
 import type { Range, Watch } from './state';
-import { MEMORY_MS } from './tunables';
-
-/** The coarsest rounding of the time bounds the trigger makes room for, and whole-minute createdAt. */
-export const MINUTE_MS = 60_000;
+import { MEMORY_MS, MINUTE_MS } from './tunables';
 
 /** One search's known uids: a uid not seen before is sent, once; a seen one never again, whatever createdAt the index gives it later. */
 export class Known {

@@ -1,9 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { BUCKET_MINUTES, POLL_TIME_SHARE, SCHEDULED_POLL_LATE_MS } from './tunables';
+import { BUCKET_MINUTES, HOUR_MS, MINUTE_MS, POLL_TIME_SHARE, SCHEDULED_POLL_LATE_MS } from './tunables';
 
-const MINUTE_MS = 60_000;
-const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
 
 /** However far apart polls are, one spends at most a bucket of requests: a 429 storm ends the poll, not the day. */

@@ -1,7 +1,5 @@
 import { RATE_LIMIT_WINDOW_MS, RATE_WINDOW_MARGIN_MS, SERVICE_PLANS } from '../service/plans';
-import { BUCKET_MINUTES, RATE_LIMITED_SHARE, RATE_RECOVERY_PER_MINUTE } from './tunables';
-
-const MINUTE_MS = 60_000;
+import { BUCKET_MINUTES, MINUTE_MS, RATE_LIMITED_SHARE, RATE_RECOVERY_PER_MINUTE } from './tunables';
 
 /** The service counts requests in a sliding window of one minute (docs/service.md#limits); the trigger keeps it a margin longer. */
 const RATE_WINDOW_MS = RATE_LIMIT_WINDOW_MS + RATE_WINDOW_MARGIN_MS;

@@ -1,6 +1,6 @@
 import { MAX_ROWS_PER_CALL } from '../filters';
 import { Reader, type Page, type PageRequest, type RangeRead, type ReadJob, type TimeRange } from '../paging/reader';
-import { Known, MINUTE_MS, forget } from './known';
+import { Known, forget } from './known';
 import type { RequestBudget } from './requests';
 import { cloneWatch, type Range, type SearchState } from './state';
 import type { CycleDeps, CycleSettings } from './types';
@@ -14,6 +14,7 @@ import {
 	INDEX_CLOCK_DOUBT_MS,
 	MAX_SEEN_UIDS,
 	MEMORY_MS,
+	MINUTE_MS,
 	PASSING_RETRIES,
 	POLL_TIME_SHARE,
 	ROWS_PER_REQUEST,

@@ -8,9 +8,7 @@ import type { CycleSettings } from './cycle';
 import { DEFAULT_LATE_WINDOW_MINUTES, DEFAULT_MAX_JOBS_PER_POLL, DEFAULT_REQUESTS_PER_MINUTE, TRIGGER_OWNED_KEYS } from './description';
 import { mergeSearches, type SearchSpec } from './searches';
 import { pollTimeMs, shortestIntervalMs, unkeptActivationWithinMs } from './pollTime';
-
-const MINUTE_MS = 60_000;
-const HOUR_MS = 60 * MINUTE_MS;
+import { HOUR_MS, MINUTE_MS } from './tunables';
 
 /** Everything a poll reads from the node's parameters, read once. */
 export interface TriggerSettings {

@@ -1,8 +1,9 @@
 // Every number the trigger tunes that the user cannot set, each with the reason for its value (DESIGN.md: how they fit;
 // bench/README.md: what each buys). The defaults of the options the user can set are in their fields (description.ts).
 
-const MINUTE_MS = 60_000;
-const HOUR_MS = 60 * MINUTE_MS;
+/** Units, not tunables: a whole minute is also the coarsest rounding of the time bounds the trigger makes room for. */
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 60 * MINUTE_MS;
 
 /** Rows are billed one by one, so big pages cost nothing extra; 500 jobs are about 1 MB of JSON. */
 export const ROWS_PER_REQUEST = 500;
