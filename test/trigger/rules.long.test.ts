@@ -95,6 +95,25 @@ describe('a job shown late in the millisecond of a known one (a late tie)', () =
 		expect(new Set(d.sent).size).toBe(d.sent.length);
 	});
 
+	// The count stops below a part a poll left unread: counted before a poll reads it whole, a known job removed from it
+	// (not yet found gone) cancels out a late job elsewhere in the count, and the floor passes the late job (lost).
+	it('is found by the settling count where a known job is removed from the unread rest of a whole final read that Max Jobs per Poll cut short', async () => {
+		// A job a minute at Max Jobs per Poll 1: the head read takes each poll's row, so the rest of a whole final read waits.
+		const jobs = steady(T0 - 90 * MINUTE, T0 + 50 * MINUTE, MINUTE);
+		const at = (ms: number) => jobs.find((j) => j.createdMs === ms + 417)!;
+		// Shown 50 minutes late in a known job's millisecond, while final looks still ask open stretches.
+		jobs.push(job(99_001, at(T0 - 45 * MINUTE).createdMs, T0 + 5 * MINUTE));
+		// A tie at the head (the minute after holds no job, so a poll's row reads its other half): final looks read whole from then on.
+		const tie = at(T0 + 24 * MINUTE);
+		jobs.push(job(99_002, tie.createdMs, tie.visibleMs));
+		jobs.splice(jobs.indexOf(at(T0 + 25 * MINUTE)), 1);
+		// In the unread rest of the first whole final read; removed before the count.
+		at(T0 - 36 * MINUTE).goneMs = T0 + 40 * MINUTE;
+		const d = await run(jobs, 4, { maxJobsPerPoll: 1 });
+		expect(d.sent).toContain('99001');
+		expect(new Set(d.sent).size).toBe(d.sent.length);
+	});
+
 	// A count pays a row: on a quiet search it waits for enough jobs, a day at most.
 	it('is found on a quiet search where nothing newer comes, within a day', async () => {
 		const jobs = [job(1, T0 + 30 * MINUTE + 5, T0 + 31 * MINUTE), job(2, T0 + 30 * MINUTE + 5, T0 + 50 * MINUTE)];
