@@ -24,11 +24,12 @@ export class Known {
 
 	/** Takes in a read: new jobs at or before `lateBeforeMs` were shown late; before `learnBeforeMs` (activation's history), learned, not sent. */
 	absorb(read: RangeRead, lateBeforeMs: number, learnBeforeMs = -Infinity): void {
-		const { seen } = this.watch;
+		const { seen, gone } = this.watch;
 		for (const uid of read.shown) {
 			const { createdMs } = this.reader.jobs.get(uid)!;
 			const before = seen.get(uid);
 			if (before !== undefined) {
+				gone.delete(uid);
 				if (createdMs > before) {
 					seen.set(uid, createdMs);
 					this.addPoint(createdMs);
