@@ -415,6 +415,29 @@ describe('hosts that deviate from the contract in ordinary ways', () => {
 		expect(d.failed).toBe(0);
 	});
 
+	// Found in review: after a page left a job out, the settling count of its hour found one more job than known, took the
+	// only request a poll of Lowest Cost had left at one request a minute, and no read followed: asked again at every
+	// poll, it kept the final look still for good (122 jobs lost). What a poll cannot read of such a part now waits as a part.
+	it.each([0.5, 1])('keeps sending new jobs under Lowest Cost at Requests per Minute %p after a page left a job out, and sends that job too', async (requestsPerMinute) => {
+		const jobs = steady(T0 - 30 * MINUTE, T0 + 8 * HOUR, 3 * MINUTE);
+		const target = jobs.find((j) => j.createdMs > T0 + HOUR)!;
+		const d = drive(jobs, { settings: { delivery: 'lowestCost', requestsPerMinute } });
+		const honest = d.index.fetchPage;
+		let leftOut = false;
+		// The first page of two rows or more that holds the job leaves it out and answers the next one in its place.
+		(d.index as { fetchPage: typeof honest }).fetchPage = async (request: PageRequest) => {
+			const page = await honest({ ...request, limit: request.limit + 1 });
+			const leaves = !leftOut && request.limit >= 2 && page.jobs.slice(0, request.limit).some((j) => j.uid === target.uid);
+			leftOut ||= leaves;
+			return { ...page, jobs: page.jobs.filter((j) => !leaves || j.uid !== target.uid).slice(0, request.limit) };
+		};
+		await d.poll();
+		await d.pollUntil(T0 + 12 * HOUR);
+		expect(leftOut).toBe(true);
+		expect(d.sent.sort()).toEqual(jobs.filter((j) => j.visibleMs > T0).map((j) => j.uid).sort());
+		expect(d.failed).toBe(0);
+	});
+
 	// Found while adding the bench's leave-out shape: a replica slow to take a job in leaves it out of every page for a while,
 	// so the read's next page brought nothing new and the read ended as stuck (a host ignoring toDate): the floor passed the job.
 	it.each([

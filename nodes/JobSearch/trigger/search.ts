@@ -334,7 +334,9 @@ export class SearchRun {
 			const part = { fromMs: watch.floorMs + 1, toMs: this.partEnd(watch.floorMs, endMs) };
 			const count = await this.reader.count(part);
 			if (!count) return;
-			if ((!count.exact || count.total > this.known!.activeIn(part)) && !(await this.readPart(part))) return;
+			// What the poll cannot read of a part that holds more than known waits as a pending part: a count asked again
+			// at every poll could take every request a small budget leaves, and the final look would stand still.
+			if ((!count.exact || count.total > this.known!.activeIn(part)) && !(await this.readPart(part))) watch.pending.push(part);
 			watch.floorMs = part.toMs;
 		}
 	}
