@@ -177,7 +177,7 @@ export class SearchRun {
 		return read;
 	}
 
-	/** New jobs first, within Max Jobs per Poll: the activation read, or the head and then the parts earlier polls left. */
+	/** New jobs first, within Max Jobs per Poll: the activation read, or the head and then the pending parts. */
 	async readNew(rows: number): Promise<void> {
 		if (!this.watch) return await this.activate();
 		const endRows = this.reader.rows + rows;
