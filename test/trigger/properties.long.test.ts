@@ -92,16 +92,17 @@ async function run(postings: Posting[], gaps: number[], settings: Partial<Settin
  * Every job shown after activation and still shown at the end was sent, once; nothing else was,
  * but for what DESIGN.md allows where the activation read could not finish in its poll: the jobs
  * posted in the index's usual delay before the activation are sent (one of them may have come
- * into view after it, and nothing tells which).
+ * into view after it, and nothing tells which); and for a job the host left out of the activation
+ * read, which looks new when it shows.
  */
 function expectExactlyOnce(sent: string[], jobs: IndexedJob[], endMs: number, activationUnfinished = false, host: IndexBehaviour = {}): void {
 	expect(sent).toHaveLength(new Set(sent).size);
-	// Jobs' times are the index's: activation and the end are moved onto its clock.
+	// Jobs' times are the index's: activation and the end are moved onto its clock (not the unfinished
+	// activation's allowance: the trigger compares createdAt with its own clock there).
 	const skewMs = host.skewMs ?? 0;
 	const activatedMs = T0 - skewMs;
 	const owed = jobs.filter((j) => j.visibleMs > activatedMs && shownAt(j, endMs - skewMs));
 	const fromLagMs = activationUnfinished ? T0 - INDEX_CLOCK_DOUBT_MS : Infinity;
-	// A host that left a job out of the activation read's page shows it after the activation: it looks new.
 	const shownAfterMs = host.leaveOutShare ? activatedMs - LEFT_OUT_WITHIN_MS : activatedMs;
 	const mayAppear = new Set(jobs.filter((j) => j.visibleMs > shownAfterMs || (j.repost && j.repost.atMs > activatedMs) || j.createdMs >= fromLagMs).map((j) => j.uid));
 	for (const job of owed) expect(sent).toContain(job.uid);
