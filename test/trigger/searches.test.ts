@@ -192,14 +192,20 @@ describe('several searches where a poll may send few requests', () => {
 		expect(uids.length).toBe(new Set(uids).size);
 	});
 
+	/** A job every 4 minutes from 90 minutes before T0 (uids from 5000), and a burst of `burstSize`, a second apart, two hours in (uids from 9000). */
+	function steadyWithBurst(burstSize: number): IndexedJob[] {
+		const jobs: IndexedJob[] = [];
+		for (let t = T0 - 90 * MINUTE, i = 0; t < T0 + 6 * HOUR; t += 4 * MINUTE, i++) jobs.push({ uid: String(5000 + i), createdMs: t + 417, visibleMs: t + MINUTE });
+		for (let i = 0; i < burstSize; i++) jobs.push({ uid: String(9000 + i), createdMs: T0 + 2 * HOUR + i * 1000 + 7, visibleMs: T0 + 2 * HOUR + 3 * MINUTE });
+		return jobs;
+	}
+
 	// Found by a review: a job B sends while it waits unread in A's part is gone to A (learned, never sent again). Where
 	// it stayed gone once A read it, A's settling count over the burst always found more jobs than A knew; at one request
 	// for A's final looks the count took it, no read followed, and A's final look (Lowest Cost has no overdue one) stood
 	// still for good: 23 of 120 jobs lost. Such a count's part now waits as a part, and the uid is counted once read.
 	it('sends every job where two searches on a small request budget take in a burst they both match', async () => {
-		const jobs: IndexedJob[] = [];
-		for (let t = T0 - 90 * MINUTE, i = 0; t < T0 + 6 * HOUR; t += 4 * MINUTE, i++) jobs.push({ uid: String(5000 + i), createdMs: t + 417, visibleMs: t + MINUTE });
-		for (let i = 0; i < 30; i++) jobs.push({ uid: String(9000 + i), createdMs: T0 + 2 * HOUR + i * 1000 + 7, visibleMs: T0 + 2 * HOUR + 3 * MINUTE });
+		const jobs = steadyWithBurst(30);
 		const searches = ['A', 'B'].map((key, k) => ({ key, jobs: jobs.filter((j) => Number(j.uid) >= 9000 || Number(j.uid) % 2 === k) }));
 		const settings = defaultSettings({ delivery: 'lowestCost', requestsPerMinute: 2, maxJobsPerPoll: 3 });
 		const [f] = await simulate([{ jobs, searches, settings, everyMinutes: 1 }], T0, T0 + 24 * HOUR);
@@ -210,9 +216,7 @@ describe('several searches where a poll may send few requests', () => {
 	// A job one search sent while it waited in the other's part is counted there again once read: else each search's
 	// settling count finds more than it knows and reads the burst's hour whole again (1,520 rows here, not 1,068).
 	it('pays for a burst about once per search where two searches with the same jobs take it in over several polls', async () => {
-		const jobs: IndexedJob[] = [];
-		for (let t = T0 - 90 * MINUTE, i = 0; t < T0 + 6 * HOUR; t += 4 * MINUTE, i++) jobs.push({ uid: String(5000 + i), createdMs: t + 417, visibleMs: t + MINUTE });
-		for (let i = 0; i < 200; i++) jobs.push({ uid: String(9000 + i), createdMs: T0 + 2 * HOUR + i * 1000 + 7, visibleMs: T0 + 2 * HOUR + 3 * MINUTE });
+		const jobs = steadyWithBurst(200);
 		const searches = ['A', 'B'].map((key) => ({ key, jobs }));
 		const [f] = await simulate([{ jobs, searches, settings: defaultSettings({ maxJobsPerPoll: 10 }), everyMinutes: 1 }], T0, T0 + 10 * HOUR);
 		expect(f.duplicates).toEqual([]);
