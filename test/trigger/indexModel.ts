@@ -82,6 +82,8 @@ export interface IndexBehaviour {
 	repeatEvery?: number;
 	/** This share of pages leave out one of their rows shown in the last LEFT_OUT_WITHIN_MS (a replica slow to take it in); `total` still counts it. */
 	leaveOutShare?: number;
+	/** createdAt written down to this many ms (1,000: whole seconds) while the bounds compare the index's own milliseconds. */
+	writesCreatedAtToMs?: number;
 	/** Moments (n8n's clock) during which every request is answered 503. */
 	outages?: { fromMs: number; toMs: number }[];
 	seed?: number;
@@ -177,7 +179,8 @@ export function arrayIndex(jobs: IndexedJob[], clock: { ms: number }, behaviour:
 		const recent = shown.filter((e) => e.job.visibleMs > indexMs - LEFT_OUT_WITHIN_MS);
 		if (behaviour.leaveOutShare && recent.length > 0 && random() < behaviour.leaveOutShare) shown.splice(shown.indexOf(recent[Math.floor(random() * recent.length)]), 1);
 		const repeated = behaviour.repeatEvery ? shown.flatMap((e, i) => ((i + 1) % behaviour.repeatEvery! === 0 ? [e, e] : [e])).slice(0, request.limit) : shown;
-		const page = repeated.map((e) => ({ uid: e.job.uid, createdAt: new Date(e.createdMs).toISOString() }));
+		const written = (ms: number) => (behaviour.writesCreatedAtToMs ? Math.floor(ms / behaviour.writesCreatedAtToMs) * behaviour.writesCreatedAtToMs : ms);
+		const page = repeated.map((e) => ({ uid: e.job.uid, createdAt: new Date(written(e.createdMs)).toISOString() }));
 		rows += page.length;
 		const total = behaviour.roundTotals && matches.length >= 1_000 ? Math.min(10_000, Math.floor(matches.length / 1_000) * 1_000) : matches.length;
 		const answer: Page = { jobs: page, total, consumedMicrocents: page.length * ROW_PRICE, remainingMicrocents: 1e12 };

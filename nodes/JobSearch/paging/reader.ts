@@ -62,6 +62,8 @@ export interface RangeRead {
 	stuck?: boolean;
 	/** The uids the read returned inside its range. */
 	shown: Set<string>;
+	/** The jobs it returned outside its range (a host that rounds the bounds, or writes createdAt coarser than it compares). */
+	outside: Map<string, ReadJob>;
 	/** Its first page's exact total counted more jobs than the read returned: a page may have left one out. */
 	short?: boolean;
 }
@@ -107,11 +109,12 @@ function createdMsOf(job: IDataObject): number {
  * (inclusive, so jobs sharing that millisecond come back and are dropped by uid).
  *
  * It is as tolerant as a search engine in front of the service needs: a row outside the asked
- * window (a host that rounds the bounds to whole minutes) belongs to no read and is not kept; a
- * uid repeated on a page or across pages is one job; a page shorter than `limit` ends the read only
- * where its total says nothing is left, or is a rounded figure (a host that caps its pages), or it
- * brings nothing new from inside the window (the host has no more to give: a replica leaving a job
- * out). A read stops early only when any other page brings nothing new.
+ * window (a host that rounds the bounds, or writes createdAt coarser than it compares) belongs to
+ * no read (`outside` reports it); a uid repeated on a page or across pages is one job; a page
+ * shorter than `limit` ends the read only where it holds as many uids as its total (a host that
+ * caps its pages is read on), or brings nothing new from inside the window (the host has no more to
+ * give: a replica leaving a job out). A read stops early only when any other page brings nothing
+ * new.
  */
 export class Reader {
 	readonly jobs = new Map<string, ReadJob>();
@@ -170,14 +173,15 @@ export class Reader {
 	async readRange(range: TimeRange, knownAt: (ms: number) => number = () => 0, upToMs = (ms: number) => ms): Promise<RangeRead> {
 		const { fromMs } = range;
 		const shown = new Set<string>();
+		const outside = new Map<string, ReadJob>();
 		let toMs = range.toMs;
 		// Matches the last page's total said were left beyond it: the next page asks for no more, so a
 		// caller's worst-case credit check is not overstated (a rounded total says only "at least").
 		let left = Infinity;
 		let firstTotal: number | undefined;
-		const done = () => ({ complete: true, shown, ...(shown.size < (firstTotal ?? 0) ? { short: true } : {}) });
+		const done = () => ({ complete: true, shown, outside, ...(shown.size < (firstTotal ?? 0) ? { short: true } : {}) });
 		for (;;) {
-			if (this.spent()) return { complete: false, unread: { fromMs, toMs }, shown };
+			if (this.spent()) return { complete: false, unread: { fromMs, toMs }, shown, outside };
 			// The jobs already read at (or, on a rounding host, just past) the boundary come back first.
 			const again = toMs === undefined ? 0 : Math.max(this.readIn(toMs, Math.max(toMs + this.overreachMs, upToMs(toMs)), shown), knownAt(toMs));
 			if (again >= MAX_ROWS_PER_CALL) {
@@ -191,7 +195,7 @@ export class Reader {
 			const room = this.limits.repeats?.() ? 2 * again : again;
 			const limit = Math.min(MAX_ROWS_PER_CALL, room + Math.max(1, Math.min(perPage, this.maxRows - this.rows, left)));
 			const page = await this.fetch({ fromMs, toMs, limit });
-			if (!page) return { complete: false, unread: { fromMs, toMs }, shown };
+			if (!page) return { complete: false, unread: { fromMs, toMs }, shown, outside };
 			const uids = new Set<string>();
 			let fresh = 0;
 			let oldestMs = Infinity;
@@ -210,6 +214,7 @@ export class Reader {
 				oldestMs = Math.min(oldestMs, createdMs);
 				if (createdMs < fromMs || (toMs !== undefined && createdMs > toMs)) {
 					this.outsideRows++;
+					outside.set(uid, { job, createdMs });
 					continue;
 				}
 				if (!shown.has(uid)) fresh++;
@@ -232,7 +237,7 @@ export class Reader {
 			}
 			if (fresh === 0) {
 				this.interruptedBy = new TimeBoundIgnored(toMs, toMs !== undefined && newestMs > toMs ? newestMs : undefined);
-				return { complete: false, stuck: true, unread: { fromMs, toMs }, shown };
+				return { complete: false, stuck: true, unread: { fromMs, toMs }, shown, outside };
 			}
 			left = exact ? page.total - uids.size : Infinity;
 			toMs = Math.min(oldestMs, toMs ?? Infinity);

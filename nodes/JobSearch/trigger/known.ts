@@ -24,25 +24,36 @@ export class Known {
 
 	/** Takes in a read: new jobs at or before `lateBeforeMs` were shown late; before `learnBeforeMs` (activation's history), learned, not sent. */
 	absorb(read: RangeRead, lateBeforeMs: number, learnBeforeMs = -Infinity): void {
-		const { seen, gone } = this.watch;
+		const { seen, gone, pending } = this.watch;
+		// A row outside the range (a host that rounds the bounds or writes createdAt coarser) still brings a new uid, if no
+		// older than every known job (the uid memory may have forgotten an older one) and in no part left to read.
+		const memoryFromMs = this.points[0] ?? Infinity;
+		for (const [uid, job] of read.outside) {
+			const inPart = pending.some((p) => job.createdMs >= p.fromMs && job.createdMs <= p.toMs);
+			if (!seen.has(uid) && job.createdMs >= memoryFromMs && !inPart) this.takeNew(uid, job, lateBeforeMs, learnBeforeMs);
+		}
 		for (const uid of read.shown) {
-			const { createdMs } = this.reader.jobs.get(uid)!;
+			const job = this.reader.jobs.get(uid)!;
 			const before = seen.get(uid);
-			if (before !== undefined) {
-				gone.delete(uid);
-				if (createdMs > before) {
-					seen.set(uid, createdMs);
-					this.addPoint(createdMs);
-					this.reposts++;
-				}
+			if (before === undefined) {
+				this.takeNew(uid, job, lateBeforeMs, learnBeforeMs);
 				continue;
 			}
-			if (this.addPoint(createdMs)) this.tiesFound = true;
-			seen.set(uid, createdMs);
-			if (this.knownElsewhere(uid) || createdMs < learnBeforeMs) continue;
-			if (createdMs <= lateBeforeMs) this.late++;
-			this.fresh.push(this.reader.jobs.get(uid)!);
+			gone.delete(uid);
+			if (job.createdMs > before) {
+				seen.set(uid, job.createdMs);
+				this.addPoint(job.createdMs);
+				this.reposts++;
+			}
 		}
+	}
+
+	private takeNew(uid: string, job: ReadJob, lateBeforeMs: number, learnBeforeMs: number): void {
+		if (this.addPoint(job.createdMs)) this.tiesFound = true;
+		this.watch.seen.set(uid, job.createdMs);
+		if (this.knownElsewhere(uid) || job.createdMs < learnBeforeMs) return;
+		if (job.createdMs <= lateBeforeMs) this.late++;
+		this.fresh.push(job);
 	}
 
 	/** Another search sent this job: where it waits unread in a part of this one, it is learned as gone (never sent again). */
