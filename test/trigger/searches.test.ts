@@ -153,10 +153,17 @@ describe('several searches in one trigger', () => {
 });
 
 describe('several searches where a poll may send few requests', () => {
-	/** Polls every 15 minutes; `keysAt` gives the searches the trigger holds at each poll. */
-	async function pollSearches(jobs: IndexedJob[], keysAt: (atMs: number) => string[], settings: Parameters<typeof defaultSettings>[0], hours: number, matches = (_key: string, _job: IndexedJob) => true) {
+	/** Polls every 15 minutes; `keysAt` gives the searches the trigger holds at each poll, `view` a job as a search's index shows it. */
+	async function pollSearches(
+		jobs: IndexedJob[],
+		keysAt: (atMs: number) => string[],
+		settings: Parameters<typeof defaultSettings>[0],
+		hours: number,
+		matches = (_key: string, _job: IndexedJob) => true,
+		view = (_key: string, job: IndexedJob) => job,
+	) {
 		const clock = { ms: T0 - MINUTE };
-		const indexes = new Map(['A', 'B', 'C'].map((k) => [k, arrayIndex(jobs.filter((j) => matches(k, j)), clock)]));
+		const indexes = new Map(['A', 'B', 'C', 'D'].map((k) => [k, arrayIndex(jobs.filter((j) => matches(k, j)).map((j) => view(k, j)), clock)]));
 		let state: TriggerState | undefined;
 		const sent: { uid: string; keys: string[] }[] = [];
 		for (let at = T0 - MINUTE; at <= T0 + hours * HOUR; at += 15 * MINUTE) {
@@ -222,6 +229,28 @@ describe('several searches where a poll may send few requests', () => {
 		expect(f.duplicates).toEqual([]);
 		expect(f.lost).toEqual([]);
 		expect(f.rows).toBeLessThan(1_200);
+	});
+
+	it('sends a job shown late just before a search is added, where the older search finds it only after the new one learned it', async () => {
+		// B alone at first; A is added at the poll after T0 + 2 h. The job shows at T0 + 2 h 5 min, 35 minutes after its
+		// createdAt: A's activation learns it, and B (past its young looks' ages) reaches it at its final look, later.
+		const jobs = steadyWithBurst(0);
+		jobs.push({ uid: '9999', createdMs: T0 + 90 * MINUTE + 417, visibleMs: T0 + 125 * MINUTE });
+		const sent = await pollSearches(jobs, (at) => (at < T0 + 2 * HOUR ? ['B'] : ['A', 'B']), {}, 6);
+		expect(sent.map((s) => s.uid)).toContain('9999');
+		expect(sent.map((s) => s.uid)).toHaveLength(new Set(sent.map((s) => s.uid)).size);
+	});
+
+	// Once B sends the job A learned, A holds it as sent: else D, finding it after B is removed, sent it again.
+	it('sends no job twice that a search added later learned as history, once the search that sent it is removed', async () => {
+		const jobs = steadyWithBurst(0);
+		const late: IndexedJob = { uid: '9999', createdMs: T0 + 90 * MINUTE + 417, visibleMs: T0 + 125 * MINUTE };
+		jobs.push(late);
+		// B and D from the start, A added after 2 hours, B removed after 3; D's index shows the job only then.
+		const keysAt = (at: number) => (at < T0 + 2 * HOUR ? ['B', 'D'] : at < T0 + 3 * HOUR ? ['A', 'B', 'D'] : ['A', 'D']);
+		const view = (key: string, job: IndexedJob) => (key === 'D' && job === late ? { ...job, visibleMs: T0 + 3 * HOUR + 10 * MINUTE } : job);
+		const sent = await pollSearches(jobs, keysAt, {}, 8, undefined, view);
+		expect(sent.filter((s) => s.uid === '9999')).toEqual([{ uid: '9999', keys: ['B'] }]);
 	});
 
 	it('sends no job twice that one search sent while it waited unread in another search\'s part, once the first search is removed', async () => {

@@ -51,7 +51,11 @@ export class Known {
 	private takeNew(uid: string, job: ReadJob, lateBeforeMs: number, learnBeforeMs: number): void {
 		if (this.addPoint(job.createdMs)) this.tiesFound = true;
 		this.watch.seen.set(uid, job.createdMs);
-		if (this.knownElsewhere(uid) || job.createdMs < learnBeforeMs) return;
+		if (this.knownElsewhere(uid)) return;
+		if (job.createdMs < learnBeforeMs) {
+			this.watch.learned?.add(uid);
+			return;
+		}
 		if (job.createdMs <= lateBeforeMs) this.late++;
 		this.fresh.push(job);
 	}
@@ -59,6 +63,7 @@ export class Known {
 	/** Another search sent this job: where it waits unread in a part of this one, it is learned as gone (never sent again). */
 	learnSentElsewhere(uid: string, createdMs: number): void {
 		const { seen, gone, pending } = this.watch;
+		this.watch.learned?.delete(uid);
 		if (seen.has(uid) || !pending.some((p) => createdMs >= p.fromMs && createdMs <= p.toMs)) return;
 		seen.set(uid, createdMs);
 		gone.add(uid);
