@@ -30,6 +30,15 @@ describe('the request budget', () => {
 		expect(windowCap({ requestsPerMinute: 60 })).toBe(60);
 	});
 
+	// The transport refuses a request past the poll's deadline, and the trigger took that refusal for a fault of the
+	// service: it logged one and paused every search.
+	it('sends no request at or past the poll\'s deadline, also where one could go at once', async () => {
+		const { take, clock, sent } = budgetAt(freshLedger(T0, { requestsPerMinute: 5 }), 5, 30_000);
+		clock.ms = T0 + 30_000;
+		expect(await take()).toBe(false);
+		expect(sent).toEqual([]);
+	});
+
 	it('spaces its requests so that no 60 seconds see more than 10, however many it holds', async () => {
 		const full = { ...freshLedger(T0, { requestsPerMinute: 5 }), tokens: 75 };
 		const { take, sent } = budgetAt(full, 5, 10 * MINUTE);

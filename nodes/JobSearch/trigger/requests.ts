@@ -44,7 +44,7 @@ function capacity(settings: RequestSettings): number {
 	return Math.max(windowCap(settings), settings.requestsPerMinute * minutes);
 }
 
-/** The requests one poll may make: never above Requests per Minute (lowered after 429s), the window's cap in 60 s, or during a pause. */
+/** The requests one poll may make: Requests per Minute on average (lowered after 429s), at most the window's cap in any 61 s, none in a pause or past the deadline. */
 export class RequestBudget {
 	private ledger: RequestLedger;
 	/** Time spent waiting in this poll: for the rate window, or out a 429's Retry-After. */
@@ -88,8 +88,9 @@ export class RequestBudget {
 			if (this.ledger.tokens < 1) return false;
 			const turnMs = this.turnMs(burst);
 			const nowMs = this.clock.now();
+			// The transport refuses a request past the deadline (poll_time_spent): it would pass for a fault of the service.
+			if (Math.max(turnMs, nowMs) >= this.deadlineMs) return false;
 			if (turnMs <= nowMs) break;
-			if (turnMs >= this.deadlineMs) return false;
 			await this.clock.sleep(turnMs - nowMs);
 			this.waitedMs += turnMs - nowMs;
 		}
