@@ -281,7 +281,7 @@ export class SearchRun {
 		this.quota = Infinity;
 	}
 
-	/** The parts left to read whole, oldest first. */
+	/** The parts left to read whole, in the order they were left. */
 	private async readPending(): Promise<void> {
 		const watch = this.watch!;
 		for (const part of [...watch.pending]) {

@@ -20,7 +20,7 @@ export const RATE_RECOVERY_PER_MINUTE = 0.1;
 /** A passing fault (5xx, timeout) is asked again this many times in the poll, each a request of the budget. */
 export const PASSING_RETRIES = 2;
 
-/** Then requests pause this long, doubling while the fault lasts, up to ten times: a service that is down is not hammered. */
+/** Then requests pause this long, or half as long as the fault has lasted, up to ten times this: a service that is down is not hammered. */
 export const FAULT_PAUSE_MS = 30_000;
 
 /** Passing faults fail no execution before this long (then once per this long): a 20-minute outage is ridden out quietly. */
