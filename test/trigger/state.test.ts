@@ -13,6 +13,7 @@ const watch: Watch = {
 		['8', T0 - 2],
 	]),
 	gone: new Set(['8']),
+	learned: new Set(['7']),
 	pending: [{ fromMs: T0 - 9, toMs: T0 - 5, learnBeforeMs: T0 - 30 * MINUTE }, { fromMs: T0 - 59 * MINUTE, toMs: T0 - 50 * MINUTE }],
 	tiesSeenMs: T0 - 3,
 	roundsSeenMs: 0,

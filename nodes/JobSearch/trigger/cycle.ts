@@ -47,12 +47,10 @@ export async function runSearches(
 	const base: TriggerState = previous && !isDropped(previous) ? previous : { searches: {}, requests: freshLedger(startMs, settings, dropped ? previous.sentMs : []), polls: 0 };
 	const newSearch: SearchState = { activatedMs: startMs - (settings.unkeptActivationWithinMs ?? 0), ...(dropped ? { droppedMs: startMs } : {}) };
 	const budget = new RequestBudget(base.requests, settings, deps, startMs + settings.pollTimeMs * POLL_TIME_SHARE);
-	// A uid another search holds is sent already, unless it only learned it as history (a search added beside others).
-	const others = (key: string) => Object.entries(base.searches).flatMap(([other, s]) => (other !== key && s.watch ? [s.watch] : []));
-	const knownBy = (key: string) => (uid: string) => others(key).some((w) => w.seen.has(uid) && w.learned?.has(uid) !== true);
-	const runs = searches.map(
-		({ key, fetchPage }) => new SearchRun(key, base.searches[key] ?? newSearch, settings, { ...deps, fetchPage }, budget, knownBy(key), others(key).length > 0),
-	);
+	// A uid another search holds is sent already, unless it only learned it as history (a search added later does).
+	const knownBy = (key: string) => (uid: string) =>
+		Object.entries(base.searches).some(([other, s]) => other !== key && s.watch?.seen.has(uid) === true && !s.watch.learned.has(uid));
+	const runs = searches.map(({ key, fetchPage }) => new SearchRun(key, base.searches[key] ?? newSearch, settings, { ...deps, fetchPage }, budget, knownBy(key)));
 	// The searches take turns at going first, so a budget that runs out does not always miss the same one.
 	const turn = runs.length > 0 ? base.polls % runs.length : 0;
 	const inTurn = [...runs.slice(turn), ...runs.slice(0, turn)];

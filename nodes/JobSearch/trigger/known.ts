@@ -24,14 +24,11 @@ export class Known {
 
 	/** Takes in a read: new jobs at or before `lateBeforeMs` were shown late; before `learnBeforeMs` (activation's history), learned, not sent. */
 	absorb(read: RangeRead, lateBeforeMs: number, learnBeforeMs = -Infinity): void {
-		const { seen, gone, pending } = this.watch;
+		const { seen, gone } = this.watch;
 		// A row outside the range (a host that rounds the bounds or writes createdAt coarser) still brings a new uid, if no
-		// older than every known job (the uid memory may have forgotten an older one) and in no part left to read.
+		// older than every known job: the uid memory may have forgotten an older one.
 		const memoryFromMs = this.points[0] ?? Infinity;
-		for (const [uid, job] of read.outside) {
-			const inPart = pending.some((p) => job.createdMs >= p.fromMs && job.createdMs <= p.toMs);
-			if (!seen.has(uid) && job.createdMs >= memoryFromMs && !inPart) this.takeNew(uid, job, lateBeforeMs, learnBeforeMs);
-		}
+		for (const [uid, job] of read.outside) if (!seen.has(uid) && job.createdMs >= memoryFromMs) this.takeNew(uid, job, lateBeforeMs, learnBeforeMs);
 		for (const uid of read.shown) {
 			const job = this.reader.jobs.get(uid)!;
 			const before = seen.get(uid);
@@ -53,7 +50,7 @@ export class Known {
 		this.watch.seen.set(uid, job.createdMs);
 		if (this.knownElsewhere(uid)) return;
 		if (job.createdMs < learnBeforeMs) {
-			this.watch.learned?.add(uid);
+			this.watch.learned.add(uid);
 			return;
 		}
 		if (job.createdMs <= lateBeforeMs) this.late++;
@@ -63,7 +60,7 @@ export class Known {
 	/** Another search sent this job: where it waits unread in a part of this one, it is learned as gone (never sent again). */
 	learnSentElsewhere(uid: string, createdMs: number): void {
 		const { seen, gone, pending } = this.watch;
-		this.watch.learned?.delete(uid);
+		this.watch.learned.delete(uid);
 		if (seen.has(uid) || !pending.some((p) => createdMs >= p.fromMs && createdMs <= p.toMs)) return;
 		seen.set(uid, createdMs);
 		gone.add(uid);
@@ -154,6 +151,6 @@ export function forget(watch: Watch, cap: number): number {
 		watch.youngMs = watch.youngMs.map((ms) => Math.max(ms, floorMs));
 		watch.pending = watch.pending.filter((p) => p.toMs > cutMs).map((p) => ({ ...p, fromMs: Math.max(p.fromMs, cutMs + 1) }));
 	}
-	for (const uid of watch.gone) if (!watch.seen.has(uid)) watch.gone.delete(uid);
+	for (const set of [watch.gone, watch.learned]) for (const uid of set) if (!watch.seen.has(uid)) set.delete(uid);
 	return capped;
 }

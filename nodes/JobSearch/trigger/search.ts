@@ -63,8 +63,6 @@ export class SearchRun {
 		private readonly deps: CycleDeps,
 		private readonly budget: RequestBudget,
 		private readonly knownElsewhere: (uid: string) => boolean,
-		/** Other searches ran before it: what its activation learns, they may not have sent yet. */
-		private readonly joining = false,
 	) {
 		this.reader = new Reader(async (request) => await this.fetch(request), {
 			rowsPerRequest: ROWS_PER_REQUEST,
@@ -248,7 +246,7 @@ export class SearchRun {
 			youngMs: YOUNG_LOOK_AGES_MS.map(() => finalMs - 1),
 			seen: new Map(),
 			gone: new Set(),
-			...(this.joining ? { learned: new Set<string>() } : {}),
+			learned: new Set(),
 			pending: [],
 			tiesSeenMs: 0,
 			roundsSeenMs: 0,

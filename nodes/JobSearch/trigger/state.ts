@@ -26,8 +26,8 @@ export interface Watch {
 	seen: Map<string, number>;
 	/** uids of `seen` a whole read found missing: not counted, never sent again if they come back. */
 	gone: Set<string>;
-	/** A search added beside others: the uids of `seen` it learned as history, which no search has sent. */
-	learned?: Set<string>;
+	/** The uids of `seen` its activation learned as history, which no search has sent (a search added later learns them). */
+	learned: Set<string>;
 	pending: Part[];
 	/** When the index last showed two jobs in one millisecond (0: never). */
 	tiesSeenMs: number;
@@ -41,7 +41,7 @@ export interface Watch {
 
 /** A poll's own copy. By hand, not structuredClone: under Jest its Set fails ("incompatible receiver") in the property tests. */
 export function cloneWatch(w: Watch): Watch {
-	return { ...w, youngMs: [...w.youngMs], seen: new Map(w.seen), gone: new Set(w.gone), learned: w.learned && new Set(w.learned), pending: w.pending.map((p) => ({ ...p })), offsets: [...w.offsets] };
+	return { ...w, youngMs: [...w.youngMs], seen: new Map(w.seen), gone: new Set(w.gone), learned: new Set(w.learned), pending: w.pending.map((p) => ({ ...p })), offsets: [...w.offsets] };
 }
 
 /** Since when passing failures have lasted, and when that was last reported. */
@@ -109,7 +109,7 @@ function readWatch(w: IDataObject): Watch {
 		youngMs: YOUNG_LOOK_AGES_MS.map((_, k) => young[k] ?? floorMs),
 		seen,
 		gone: new Set(list(w.gone).filter((uid): uid is string => typeof uid === 'string' && seen.has(uid))),
-		...(w.learned ? { learned: new Set(list(w.learned).filter((uid): uid is string => typeof uid === 'string' && seen.has(uid))) } : {}),
+		learned: new Set(list(w.learned).filter((uid): uid is string => typeof uid === 'string' && seen.has(uid))),
 		pending: list(w.pending).map((p) => readPart(p as IDataObject)),
 		tiesSeenMs: finite(w.tiesSeen ?? 0),
 		roundsSeenMs: finite(w.roundsSeen ?? 0),
@@ -126,7 +126,7 @@ function storeWatch(w: Watch): IDataObject {
 		young: w.youngMs.map(iso),
 		seen: Object.fromEntries(w.seen),
 		...(w.gone.size > 0 ? { gone: [...w.gone] } : {}),
-		...(w.learned ? { learned: [...w.learned] } : {}),
+		...(w.learned.size > 0 ? { learned: [...w.learned] } : {}),
 		...(w.pending.length > 0 ? { pending: w.pending.map(storePart) } : {}),
 		tiesSeen: w.tiesSeenMs,
 		roundsSeen: w.roundsSeenMs,
