@@ -3,7 +3,7 @@ import { mergeSearches, searchKey } from '../../nodes/JobSearch/trigger/searches
 import type { TriggerState } from '../../nodes/JobSearch/trigger/state';
 import { seededRandom } from '../../server/random';
 import { T0, busiestMinute } from './drive';
-import { HOUR, MINUTE, arrayIndex, classifyModelFailure, generateIndex, shownAt, type IndexedJob } from './indexModel';
+import { HOUR, MINUTE, arrayIndex, classifyModelFailure, generateIndex, shownAt, type IndexBehaviour, type IndexedJob } from './indexModel';
 import { defaultSettings, simulate } from './simulation';
 
 // Several searches in one trigger, on the cycle's own terms: each search asks its own index (the
@@ -161,9 +161,10 @@ describe('several searches where a poll may send few requests', () => {
 		hours: number,
 		matches = (_key: string, _job: IndexedJob) => true,
 		view = (_key: string, job: IndexedJob) => job,
+		hostOf = (_key: string): IndexBehaviour => ({}),
 	) {
 		const clock = { ms: T0 - MINUTE };
-		const indexes = new Map(['A', 'B', 'C', 'D'].map((k) => [k, arrayIndex(jobs.filter((j) => matches(k, j)).map((j) => view(k, j)), clock)]));
+		const indexes = new Map(['A', 'B', 'C', 'D'].map((k) => [k, arrayIndex(jobs.filter((j) => matches(k, j)).map((j) => view(k, j)), clock, hostOf(k))]));
 		let state: TriggerState | undefined;
 		const sent: { uid: string; keys: string[] }[] = [];
 		for (let at = T0 - MINUTE; at <= T0 + hours * HOUR; at += 15 * MINUTE) {
@@ -178,7 +179,7 @@ describe('several searches where a poll may send few requests', () => {
 			state = out.state;
 			for (const job of out.emit) sent.push({ uid: String(job.uid), keys: out.foundBy.get(String(job.uid))! });
 		}
-		return sent;
+		return Object.assign(sent, { state: state! });
 	}
 
 	it('sends each job once and names both searches where 36-second polls every 15 minutes leave few requests, also once one search is removed', async () => {
@@ -241,7 +242,7 @@ describe('several searches where a poll may send few requests', () => {
 		expect(sent.map((s) => s.uid)).toHaveLength(new Set(sent.map((s) => s.uid)).size);
 	});
 
-	// Once B sends the job A learned, A holds it as sent: else D, finding it after B is removed, sent it again.
+	// B's jobs stay sent once B is removed: else D, finding the one A learned after B is removed, sent it again.
 	it('sends no job twice that a search added later learned as history, once the search that sent it is removed', async () => {
 		const jobs = steadyWithBurst(0);
 		const late: IndexedJob = { uid: '9999', createdMs: T0 + 90 * MINUTE + 417, visibleMs: T0 + 125 * MINUTE };
@@ -253,17 +254,64 @@ describe('several searches where a poll may send few requests', () => {
 		expect(sent.filter((s) => s.uid === '9999')).toEqual([{ uid: '9999', keys: ['B'] }]);
 	});
 
+	it('sends no job twice that a removed search sent, where another search finds it only after the removal', async () => {
+		// A and B match every job; B's index shows one job 40 minutes after A's does. A sends it, and is
+		// removed at the next poll, before B finds it.
+		const jobs = steadyWithBurst(0);
+		const late: IndexedJob = { uid: '9999', createdMs: T0 + 2 * HOUR + 417, visibleMs: T0 + 2 * HOUR + 2 * MINUTE };
+		jobs.push(late);
+		const view = (key: string, job: IndexedJob) => (key === 'B' && job === late ? { ...job, visibleMs: job.visibleMs + 40 * MINUTE } : job);
+		const sent = await pollSearches(jobs, (at) => (at < T0 + 2 * HOUR + 15 * MINUTE ? ['A', 'B'] : ['B']), {}, 6, undefined, view);
+		expect(sent.filter((s) => s.uid === '9999')).toEqual([{ uid: '9999', keys: ['A'] }]);
+	});
+
+	it('sends no job twice that a removed search sent, where another search sees it three hours later under a new createdAt (a repost that now matches it)', async () => {
+		const jobs = steadyWithBurst(0);
+		const reposted: IndexedJob = { uid: '9999', createdMs: T0 + 2 * HOUR + 417, visibleMs: T0 + 2 * HOUR + 2 * MINUTE };
+		jobs.push(reposted);
+		const view = (key: string, job: IndexedJob) => (key === 'B' && job === reposted ? { ...job, createdMs: job.createdMs + 3 * HOUR, visibleMs: job.visibleMs + 3 * HOUR } : job);
+		const sent = await pollSearches(jobs, (at) => (at < T0 + 2 * HOUR + 15 * MINUTE ? ['A', 'B'] : ['B']), {}, 6, (key, job) => key === 'B' || job === reposted, view);
+		expect(sent.filter((s) => s.uid === '9999')).toEqual([{ uid: '9999', keys: ['A'] }]);
+	});
+
+	it("forgets a removed search's jobs once every search has read a day past them", async () => {
+		const jobs: IndexedJob[] = Array.from({ length: 30 * 15 }, (_, i) => ({ uid: String(5000 + i), createdMs: T0 + i * 4 * MINUTE + 417, visibleMs: T0 + i * 4 * MINUTE + MINUTE }));
+		const keysAt = (at: number) => (at < T0 + 2 * HOUR ? ['A', 'B'] : ['B']);
+		expect((await pollSearches(jobs, keysAt, {}, 3)).state.removedSent?.size).toBeGreaterThan(0);
+		expect((await pollSearches(jobs, keysAt, {}, 29)).state.removedSent).toBeUndefined();
+	});
+
+	it('sends no job twice that a removed search sent, where the search that replaced it could not read at once and finds the job later', async () => {
+		// A alone sends the job; at the next poll B replaces A (the filters were edited), but B's first poll meets
+		// 503s and reads nothing; B's index shows the job only after B's activation read.
+		const jobs = steadyWithBurst(0);
+		const late: IndexedJob = { uid: '9999', createdMs: T0 + 2 * HOUR + 417, visibleMs: T0 + 2 * HOUR + 2 * MINUTE };
+		jobs.push(late);
+		const view = (key: string, job: IndexedJob) => (key === 'B' && job === late ? { ...job, visibleMs: job.visibleMs + 50 * MINUTE } : job);
+		const outage = (key: string): IndexBehaviour => (key === 'B' ? { outages: [{ fromMs: T0 + 2 * HOUR + 28 * MINUTE, toMs: T0 + 2 * HOUR + 32 * MINUTE }] } : {});
+		const sent = await pollSearches(jobs, (at) => (at < T0 + 2 * HOUR + 15 * MINUTE ? ['A'] : ['B']), {}, 6, undefined, view, outage);
+		expect(sent.filter((s) => s.uid === '9999')).toEqual([{ uid: '9999', keys: ['A'] }]);
+	});
+
+	it('sends a job shown late that a removed search only learned as history, where another search finds it after the removal', async () => {
+		// B alone at first; A is added at the poll after T0 + 2 h and learns the late job as history; A is removed
+		// at the next poll, before B reaches the job at its final look.
+		const jobs = steadyWithBurst(0);
+		jobs.push({ uid: '9999', createdMs: T0 + 90 * MINUTE + 417, visibleMs: T0 + 125 * MINUTE });
+		const sent = await pollSearches(jobs, (at) => (at < T0 + 2 * HOUR || at > T0 + 2 * HOUR + 15 * MINUTE ? ['B'] : ['A', 'B']), {}, 6);
+		expect(sent.filter((s) => s.uid === '9999')).toEqual([{ uid: '9999', keys: ['B'] }]);
+	});
+
 	it('sends no job twice that one search sent while it waited unread in another search\'s part, once the first search is removed', async () => {
 		// Polls every 15 minutes with Max Jobs per Poll 10, both searches matching every job. A burst
 		// of 30 leaves a part to each search's head; A, going first, sends jobs that wait unread in
 		// B's part. A is removed at the next poll, where a second burst takes B's rows, so B reads that
-		// part only once A is gone from the state: the poll right after a removal still knows its uids
-		// (one job was sent twice where B did not learn it when A sent it; the test had let that through
-		// since A's removal came a poll later, after B had read the part).
+		// part only once A is gone from the state (one job was sent twice where nothing kept A's uids; the
+		// test had let that through since A's removal came a poll later, after B had read the part).
 		const at = (poll: number) => T0 - MINUTE + poll * 15 * MINUTE;
 		const burst = (firstUid: number, afterPoll: number): IndexedJob[] =>
 			Array.from({ length: 30 }, (_, i) => ({ uid: String(firstUid + i), createdMs: at(afterPoll) + 2 * MINUTE + i * 1000 + 7, visibleMs: at(afterPoll) + 5 * MINUTE }));
-		const jobs = [...burst(5000, 6), ...burst(6000, 8)];
+		const jobs = [...burst(5000, 6, 30), ...burst(6000, 8, 60)];
 		const sent = await pollSearches(jobs, (atMs) => (atMs < at(9) ? ['A', 'B'] : ['B']), { intervalMs: 15 * MINUTE, maxJobsPerPoll: 10 }, 6);
 		// A sent jobs B had not read.
 		expect(sent.filter((s) => s.keys.length === 1 && s.keys[0] === 'A').length).toBeGreaterThan(0);

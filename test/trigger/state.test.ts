@@ -32,6 +32,8 @@ const state: TriggerState = {
 	},
 	requests: { tokens: 3.5, atMs: T0 - 4, share: 0.75, sentMs: [T0 - 30_000, T0 - 6_000], pausedUntilMs: T0 + 20_000 },
 	trouble: { sinceMs: T0 - 10 * MINUTE, reportedMs: T0 - MINUTE },
+	// The jobs a removed search sent.
+	removedSent: new Map([['5', T0 - 20 * MINUTE]]),
 };
 
 const roundTrip = (s: TriggerState, keep: string[] = [], into: Record<string, unknown> = {}) => {

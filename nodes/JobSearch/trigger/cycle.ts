@@ -6,7 +6,8 @@ import { SearchRun, type SearchResult } from './search';
 import { jobsByUid } from './searches';
 import { isDropped, type DroppedState, type SearchState, type TriggerState, type Trouble } from './state';
 import type { CycleDeps, CycleSettings, FailureKind } from './types';
-import { FAULT_PAUSE_MS, POLL_TIME_SHARE } from './tunables';
+import { settledOf } from './known';
+import { FAULT_PAUSE_MS, MEMORY_MS, POLL_TIME_SHARE } from './tunables';
 
 export type { CycleDeps, CycleSettings, FailureKind } from './types';
 
@@ -47,9 +48,14 @@ export async function runSearches(
 	const base: TriggerState = previous && !isDropped(previous) ? previous : { searches: {}, requests: freshLedger(startMs, settings, dropped ? previous.sentMs : []), polls: 0 };
 	const newSearch: SearchState = { activatedMs: startMs - (settings.unkeptActivationWithinMs ?? 0), ...(dropped ? { droppedMs: startMs } : {}) };
 	const budget = new RequestBudget(base.requests, settings, deps, startMs + settings.pollTimeMs * POLL_TIME_SHARE);
+	// A removed search's jobs stay sent: another search may read one only later.
+	const removedSent = new Map(base.removedSent);
+	for (const [key, { watch }] of Object.entries(base.searches)) {
+		if (watch && !searches.some((search) => search.key === key)) for (const [uid, ms] of watch.seen) if (!watch.learned.has(uid)) removedSent.set(uid, ms);
+	}
 	// A uid another search holds is sent already, unless it only learned it as history (a search added later does).
 	const knownBy = (key: string) => (uid: string) =>
-		Object.entries(base.searches).some(([other, s]) => other !== key && s.watch?.seen.has(uid) === true && !s.watch.learned.has(uid));
+		removedSent.has(uid) || Object.entries(base.searches).some(([other, s]) => other !== key && s.watch?.seen.has(uid) === true && !s.watch.learned.has(uid));
 	const runs = searches.map(({ key, fetchPage }) => new SearchRun(key, base.searches[key] ?? newSearch, settings, { ...deps, fetchPage }, budget, knownBy(key)));
 	// The searches take turns at going first, so a budget that runs out does not always miss the same one.
 	const turn = runs.length > 0 ? base.polls % runs.length : 0;
@@ -78,6 +84,9 @@ export async function runSearches(
 	const found = jobsByUid(fresh, (read) => String(read.job.uid));
 	for (const [uid, { job, keys }] of found) for (const run of runs) if (!keys.includes(run.key)) run.learnSentElsewhere(uid, job.createdMs);
 	const sent = [...found.values()].map((entry) => entry.job).sort(compareNewestFirst);
+	// Kept as long as a search keeps its own uids: a day below where every search has read to the end (a search yet to read, all).
+	const keepFromMs = Math.min(...results.map(({ state: { watch } }) => (watch ? settledOf(watch) - MEMORY_MS : -Infinity)));
+	for (const [uid, ms] of removedSent) if (ms < keepFromMs) removedSent.delete(uid);
 	const readers = results.map((r) => r.reader);
 	const remaining = readers.map((r) => r.remainingMicrocents).filter((m): m is number => m !== undefined);
 	return {
@@ -88,6 +97,7 @@ export async function runSearches(
 			requests: budget.toLedger(),
 			...(trouble ? { trouble } : {}),
 			polls: base.polls + 1,
+			...(removedSent.size > 0 ? { removedSent } : {}),
 		},
 		reader: {
 			rows: sum(results, (r) => r.reader.rows),

@@ -26,7 +26,7 @@ export interface Watch {
 	seen: Map<string, number>;
 	/** uids of `seen` a whole read found missing: not counted, never sent again if they come back. */
 	gone: Set<string>;
-	/** The uids of `seen` its activation learned as history, which no search has sent (a search added later learns them). */
+	/** The uids of `seen` its activation learned as history, not sent by it (a search added later learns them): no other search takes them as sent. */
 	learned: Set<string>;
 	pending: Part[];
 	/** When the index last showed two jobs in one millisecond (0: never). */
@@ -66,6 +66,8 @@ export interface TriggerState {
 	trouble?: Trouble;
 	/** The polls it has made: the searches take turns at going first by it. */
 	polls: number;
+	/** uid → createdAt of the jobs removed searches sent, while another search may still read them. */
+	removedSent?: Map<string, number>;
 }
 
 /** What is kept of a state of another version, or damaged: the times of its last requests, since those count in the key's window whatever the format. */
@@ -161,6 +163,7 @@ export function readState(staticData: IDataObject): TriggerState | DroppedState 
 			searches,
 			requests: { tokens: finite(r.tokens), atMs: time(r.at), share: finite(r.share), sentMs: list(r.sent).map(time), pausedUntilMs: time(r.pausedUntil) },
 			...(trouble ? { trouble: { sinceMs: time(trouble.since), ...(trouble.reported ? { reportedMs: time(trouble.reported) } : {}) } } : {}),
+			...(staticData.removedSent ? { removedSent: new Map(Object.entries(staticData.removedSent as IDataObject).map(([uid, ms]) => [uid, finite(ms)])) } : {}),
 		};
 	} catch {
 		return dropped(staticData);
@@ -182,5 +185,6 @@ export function writeState(staticData: IDataObject, state: TriggerState, keep: r
 		),
 		requests: { tokens: r.tokens, at: iso(r.atMs), share: r.share, sent: r.sentMs.map(iso), pausedUntil: iso(r.pausedUntilMs) },
 		...(t ? { trouble: { since: iso(t.sinceMs), ...(t.reportedMs !== undefined ? { reported: iso(t.reportedMs) } : {}) } } : {}),
+		...(state.removedSent?.size ? { removedSent: Object.fromEntries(state.removedSent) } : {}),
 	});
 }
