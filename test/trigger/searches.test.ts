@@ -319,4 +319,16 @@ describe('several searches where a poll may send few requests', () => {
 		expect(uids.filter((uid, i) => uids.indexOf(uid) !== i)).toEqual([]);
 		expect([...uids].sort()).toEqual(jobs.map((j) => j.uid).sort());
 	});
+	it("sends no job twice that one search sent while it waited unread in another search's part, once the first search's uid memory forgot it", async () => {
+		// As above, but A stays, and a second burst only A matches fills A's uid memory (22 uids here, 10,000 in use):
+		// it forgets first-burst jobs A sent before B has read them (three to ten were sent twice where B left them to A's memory).
+		const at = (poll: number) => T0 - MINUTE + poll * 15 * MINUTE;
+		const burst = (firstUid: number, afterPoll: number, size: number): IndexedJob[] =>
+			Array.from({ length: size }, (_, i) => ({ uid: String(firstUid + i), createdMs: at(afterPoll) + 2 * MINUTE + i * 1000 + 7, visibleMs: at(afterPoll) + 5 * MINUTE }));
+		const jobs = [...burst(5000, 6, 30), ...burst(6000, 8, 60)];
+		const sent = await pollSearches(jobs, () => ['A', 'B'], { intervalMs: 15 * MINUTE, maxJobsPerPoll: 10, maxSeenUids: 22 }, 8, (key, job) => key === 'A' || Number(job.uid) < 6000);
+		expect(sent.filter((s) => s.keys.length === 1 && s.keys[0] === 'A' && Number(s.uid) < 6000).length).toBeGreaterThan(0);
+		const uids = sent.map((s) => s.uid);
+		expect(uids.filter((uid, i) => uids.indexOf(uid) !== i)).toEqual([]);
+	});
 });

@@ -57,10 +57,9 @@ export class Known {
 		this.fresh.push(job);
 	}
 
-	/** Another search sent this job: where it waits unread in a part of this one, it is learned as gone (never sent again). */
+	/** Another search sent this job: where it waits unread in a part of this one, it is learned as gone (never sent again, whatever the sender forgets). */
 	learnSentElsewhere(uid: string, createdMs: number): void {
 		const { seen, gone, pending } = this.watch;
-		this.watch.learned.delete(uid);
 		if (seen.has(uid) || !pending.some((p) => createdMs >= p.fromMs && createdMs <= p.toMs)) return;
 		seen.set(uid, createdMs);
 		gone.add(uid);
