@@ -311,7 +311,7 @@ describe('several searches where a poll may send few requests', () => {
 		const at = (poll: number) => T0 - MINUTE + poll * 15 * MINUTE;
 		const burst = (firstUid: number, afterPoll: number): IndexedJob[] =>
 			Array.from({ length: 30 }, (_, i) => ({ uid: String(firstUid + i), createdMs: at(afterPoll) + 2 * MINUTE + i * 1000 + 7, visibleMs: at(afterPoll) + 5 * MINUTE }));
-		const jobs = [...burst(5000, 6, 30), ...burst(6000, 8, 60)];
+		const jobs = [...burst(5000, 6), ...burst(6000, 8)];
 		const sent = await pollSearches(jobs, (atMs) => (atMs < at(9) ? ['A', 'B'] : ['B']), { intervalMs: 15 * MINUTE, maxJobsPerPoll: 10 }, 6);
 		// A sent jobs B had not read.
 		expect(sent.filter((s) => s.keys.length === 1 && s.keys[0] === 'A').length).toBeGreaterThan(0);
@@ -319,6 +319,7 @@ describe('several searches where a poll may send few requests', () => {
 		expect(uids.filter((uid, i) => uids.indexOf(uid) !== i)).toEqual([]);
 		expect([...uids].sort()).toEqual(jobs.map((j) => j.uid).sort());
 	});
+
 	it("sends no job twice that one search sent while it waited unread in another search's part, once the first search's uid memory forgot it", async () => {
 		// As above, but A stays, and a second burst only A matches fills A's uid memory (22 uids here, 10,000 in use):
 		// it forgets first-burst jobs A sent before B has read them (three to ten were sent twice where B left them to A's memory).
