@@ -3,7 +3,10 @@ import fc from 'fast-check';
 import { propertyParameters } from '../support/property';
 import { SHAPE_CASES, runCase } from '../../bench/triggerShapes';
 import { T0, busiestMinute, drive } from './drive';
-import { LEFT_OUT_WITHIN_MS, MINUTE, shownAt, type IndexedJob } from './indexModel';
+import { LEFT_OUT_WITHIN_MS, MINUTE, arrayIndex, classifyModelFailure, shownAt, type IndexedJob } from './indexModel';
+import { defaultSettings } from './simulation';
+import { runSearches } from '../../nodes/JobSearch/trigger/cycle';
+import type { TriggerState } from '../../nodes/JobSearch/trigger/state';
 import { INDEX_CLOCK_DOUBT_MS } from '../../nodes/JobSearch/trigger/tunables';
 import type { IndexBehaviour } from './indexModel';
 
@@ -320,5 +323,51 @@ describe('counterexamples the soak found, kept as they were found', () => {
 
 	it('sends a job shown during the activation reads that matches only the search read last: every search\'s activation read goes at once', async () => {
 		await expectEveryJobOnce('three searches in one trigger (60 an hour, overlapping)', 656735589);
+	});
+});
+
+describe('on random changes to several searches', () => {
+	// Four searches, each matching some jobs and seeing each one up to 40 minutes after the others (replicas),
+	// some jobs posted again; at each poll the user may have added or removed searches (an edit is both).
+	const jobArb = fc.record({
+		at: fc.integer({ min: -60, max: 480 }),
+		lag: fc.integer({ min: 0, max: 45 }),
+		repostAfter: fc.option(fc.integer({ min: 20, max: 180 }), { freq: 6 }),
+		matches: fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }),
+		viewLag: fc.array(fc.integer({ min: 0, max: 40 }), { minLength: 4, maxLength: 4 }),
+	});
+	const keysArb = fc.subarray(['A', 'B', 'C', 'D'], { minLength: 1 });
+	const changesArb = fc.array(fc.record({ poll: fc.integer({ min: 1, max: 60 }), keys: keysArb }), { maxLength: 6 });
+
+	it('never sends a job twice, whatever searches are added, edited or removed and whenever each sees the job', async () => {
+		await fc.assert(
+			fc.asyncProperty(fc.array(jobArb, { maxLength: 60 }), keysArb, changesArb, settingsArb, fc.constantFrom(15, 25, 10_000), async (postings, firstKeys, changes, settings, maxSeenUids) => {
+				const clock = { ms: T0 };
+				const viewOf = (key: number) =>
+					postings.flatMap((p, i): IndexedJob[] => {
+						if (!p.matches[key]) return [];
+						const createdMs = T0 + p.at * MINUTE + i;
+						const visibleMs = createdMs + (p.lag + p.viewLag[key]) * MINUTE;
+						return [{ uid: String(1000 + i), createdMs, visibleMs, ...(p.repostAfter === null ? {} : { repost: { createdMs: createdMs + p.repostAfter * MINUTE, atMs: createdMs + (p.repostAfter + 1) * MINUTE } }) }];
+					});
+				const indexes = new Map(['A', 'B', 'C', 'D'].map((key, k) => [key, arrayIndex(viewOf(k), clock)]));
+				let state: TriggerState | undefined;
+				let keys = firstKeys;
+				const sent: string[] = [];
+				for (let poll = 0; poll < 80; poll++) {
+					clock.ms = Math.max(clock.ms, T0 + poll * 10 * MINUTE);
+					keys = changes.find((c) => c.poll === poll)?.keys ?? keys;
+					const out = await runSearches(state, keys.map((key) => ({ key, fetchPage: indexes.get(key)!.fetchPage })), defaultSettings({ ...settings, intervalMs: 10 * MINUTE, maxSeenUids }), {
+						now: () => clock.ms,
+						sleep: async (ms) => void (clock.ms += ms),
+						classify: classifyModelFailure,
+					});
+					state = out.state;
+					sent.push(...out.emit.map((job) => String(job.uid)));
+				}
+				expect(sent.filter((uid, i) => sent.indexOf(uid) !== i)).toEqual([]);
+			}),
+			propertyParameters(100, 20261130),
+		);
 	});
 });
