@@ -322,7 +322,7 @@ describe('several searches where a poll may send few requests', () => {
 
 	it("sends no job twice that one search sent while it waited unread in another search's part, once the first search's uid memory forgot it", async () => {
 		// As above, but A stays, and a second burst only A matches fills A's uid memory (22 uids here, 10,000 in use):
-		// it forgets first-burst jobs A sent before B has read them (three to ten were sent twice where B left them to A's memory).
+		// it forgets first-burst jobs A sent before B has read them (eight were sent twice where B left them to A's memory).
 		const at = (poll: number) => T0 - MINUTE + poll * 15 * MINUTE;
 		const burst = (firstUid: number, afterPoll: number, size: number): IndexedJob[] =>
 			Array.from({ length: size }, (_, i) => ({ uid: String(firstUid + i), createdMs: at(afterPoll) + 2 * MINUTE + i * 1000 + 7, visibleMs: at(afterPoll) + 5 * MINUTE }));
