@@ -465,6 +465,33 @@ describe('hosts that deviate from the contract in ordinary ways', () => {
 		expect(d.failed).toBe(0);
 	});
 
+	// Found by trying the bench's leave-out host behind one that rounds the bounds (1 or 2 of 3,391 jobs a day lost on the
+	// out-of-order shape at 150 an hour): that host's total counts its rounded window, so a whole read shorter than its
+	// total passed for complete there and the floor passed the job left out. Rows answered outside the range asked now
+	// count against the total, and a read short of it waits for the count on any host.
+	it.each([
+		['As Soon As Seen', {}],
+		['Lowest Cost', { delivery: 'lowestCost' as const }],
+	])('sends a job shown late that pages leave out for 50 minutes after it shows, where the host rounds the bounds to whole minutes, under %s', async (_, settings) => {
+		const jobs = steady(T0 - 30 * MINUTE, T0 + 4 * HOUR, 20_000);
+		const late = job(9, T0 + HOUR + 31_625, T0 + HOUR + 34 * MINUTE);
+		const d = drive([...jobs, late], { settings, behaviour: { roundBoundsMs: MINUTE } });
+		const honest = d.index.fetchPage;
+		let leftOut = 0;
+		(d.index as { fetchPage: typeof honest }).fetchPage = async (request: PageRequest) => {
+			const page = await honest(request);
+			const leaves = d.clock.ms < late.visibleMs + 50 * MINUTE && page.jobs.some((j) => j.uid === late.uid);
+			if (leaves) leftOut++;
+			return leaves ? { ...page, jobs: page.jobs.filter((j) => j.uid !== late.uid) } : page;
+		};
+		await d.poll();
+		await d.pollUntil(T0 + 5 * HOUR);
+		expect(leftOut).toBeGreaterThan(0);
+		expect(d.sent).toContain(late.uid);
+		expect(new Set(d.sent).size).toBe(d.sent.length);
+		expect(d.failed).toBe(0);
+	});
+
 	it('does not take a page a replica left a job out of for a host ignoring the time bound, where the host rounds the bounds', async () => {
 		const jobs = [1, 2, 3].map((n) => job(n, T0 + 5 * MINUTE + n * 10_000, T0 + 7 * MINUTE));
 		jobs.push(job(4, T0 + 5 * MINUTE + 5_000, T0 + 63 * MINUTE));

@@ -179,7 +179,8 @@ export class Reader {
 		// caller's worst-case credit check is not overstated (a rounded total says only "at least").
 		let left = Infinity;
 		let firstTotal: number | undefined;
-		const done = () => ({ complete: true, shown, outside, ...(shown.size < (firstTotal ?? 0) ? { short: true } : {}) });
+		// The total counts the host's window: rows it answered outside the range asked (its rounding) count too.
+		const done = () => ({ complete: true, shown, outside, ...(new Set([...shown, ...outside.keys()]).size < (firstTotal ?? 0) ? { short: true } : {}) });
 		for (;;) {
 			if (this.spent()) return { complete: false, unread: { fromMs, toMs }, shown, outside };
 			// The jobs already read at (or, on a rounding host, just past) the boundary come back first.

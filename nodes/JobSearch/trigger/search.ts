@@ -307,7 +307,7 @@ export class SearchRun {
 				const read = await this.readPart({ fromMs: watch.finalMs + 1, toMs });
 				if (!read) return;
 				// Where its total counted a job no page returned, or a page brought nothing new (skipped), the part waits for its count.
-				if (watch.floorMs === watch.finalMs && read.complete && !read.stuck && (!read.short || this.rounds())) watch.floorMs = toMs;
+				if (watch.floorMs === watch.finalMs && read.complete && !read.stuck && !read.short) watch.floorMs = toMs;
 				watch.finalMs = toMs;
 				continue;
 			}
