@@ -68,6 +68,7 @@ export const SHAPE_CASES: ShapeCase[] = [
 	{ name: 'host repeats one row in three', shape: BATCH, behaviour: { repeatEvery: 3 }, firstPollGoal: 0.95 },
 	{ name: 'host leaves a row out of one page in twenty', shape: BATCH, behaviour: { leaveOutShare: 0.05 } },
 	{ name: 'host writes createdAt in whole seconds', shape: OUT_OF_ORDER, behaviour: { writesCreatedAtToMs: 1000 } },
+	{ name: 'host rounds the bounds and leaves rows out, 150 an hour', shape: { ...OUT_OF_ORDER, perHour: 150 }, behaviour: { roundBoundsMs: MINUTE, leaveOutShare: 0.05 } },
 	{ name: 'host writes createdAt in whole seconds, 150 an hour', shape: { ...OUT_OF_ORDER, perHour: 150 }, behaviour: { writesCreatedAtToMs: 1000 } },
 	{ name: 'host answers 503 for 20 minutes, twice a day', shape: BATCH, outageHours: [5, 17], ...ORDINARY },
 ];
