@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { MAX_ROWS_PER_CALL } from '../filters';
 import { isExactTotal } from '../transport/envelope';
+import { MINUTE_MS } from '../trigger/tunables';
 
 /** Both ends inclusive, in epoch milliseconds; no `toMs` means "up to now". */
 export interface TimeRange {
@@ -230,6 +231,20 @@ export class Reader {
 			// match of its window (a rounded total is only "at least": there a full page reads on).
 			if (uids.size === 0 || oldestMs < fromMs) return done();
 			if (uids.size >= page.total && (exact || page.jobs.length < limit)) return done();
+			// A host that rounds the bounds to whole minutes answers every toDate inside a minute with that minute's newest
+			// rows first: where they bring nothing new (its pages are capped, or a replica left a job out), the rest of the
+			// minute cannot be read (logged; a short read waits for the count), what lies below it can.
+			const minuteEndMs = toMs === undefined ? toMs : upToMs(toMs);
+			if (fresh === 0 && minuteEndMs !== undefined && minuteEndMs > toMs!) {
+				const minute = new Date(minuteEndMs - MINUTE_MS).toISOString();
+				this.warnings.push(
+					`The search answered no new job in the minute from ${minute} (it holds more than the host answers in a page, or a replica is behind); the rest of that minute was skipped, what lies below it was read`,
+				);
+				toMs = minuteEndMs - MINUTE_MS;
+				if (toMs < fromMs) return done();
+				left = Infinity;
+				continue;
+			}
 			// A page inside the range (as the host rounds it), shorter than asked, with nothing new: the host has no more to give.
 			if (fresh === 0 && page.jobs.length < limit && newestMs <= upToMs(toMs ?? Infinity)) {
 				const upTo = toMs === undefined ? '' : ` up to ${new Date(toMs).toISOString()}`;
