@@ -2,7 +2,6 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { MAX_ROWS_PER_CALL } from '../filters';
 import { isExactTotal } from '../transport/envelope';
-import { MINUTE_MS } from '../trigger/tunables';
 
 /** Both ends inclusive, in epoch milliseconds; no `toMs` means "up to now". */
 export interface TimeRange {
@@ -169,10 +168,11 @@ export class Reader {
 	 * Reads one window to its end, or until the budget is spent or a page brings nothing new.
 	 * `knownAt` counts the jobs the caller knows at a millisecond (or just above it, where the host
 	 * rounds the bounds): a page asks for that many more, as they come back first at its boundary;
-	 * `upToMs` says how far above it the host answers (its rounding), for the jobs of this read.
+	 * `roundedToMs` is what the host rounds the bounds to (0: it does not), for the jobs of this read.
 	 */
-	async readRange(range: TimeRange, knownAt: (ms: number) => number = () => 0, upToMs = (ms: number) => ms): Promise<RangeRead> {
+	async readRange(range: TimeRange, knownAt: (ms: number) => number = () => 0, roundedToMs = 0): Promise<RangeRead> {
 		const { fromMs } = range;
+		const upToMs = (ms: number) => (roundedToMs > 0 ? Math.ceil(ms / roundedToMs) * roundedToMs : ms);
 		const shown = new Set<string>();
 		const outside = new Map<string, ReadJob>();
 		let toMs = range.toMs;
@@ -231,16 +231,16 @@ export class Reader {
 			// match of its window (a rounded total is only "at least": there a full page reads on).
 			if (uids.size === 0 || oldestMs < fromMs) return done();
 			if (uids.size >= page.total && (exact || page.jobs.length < limit)) return done();
-			// A host that rounds the bounds to whole minutes answers every toDate inside a minute with that minute's newest
+			// A host that rounds the bounds (to whole minutes) answers every toDate inside a minute with that minute's newest
 			// rows first: where they bring nothing new (its pages are capped, or a replica left a job out), the rest of the
 			// minute cannot be read (logged; a short read waits for the count), what lies below it can.
 			const minuteEndMs = toMs === undefined ? toMs : upToMs(toMs);
 			if (fresh === 0 && minuteEndMs !== undefined && minuteEndMs > toMs!) {
-				const minute = new Date(minuteEndMs - MINUTE_MS).toISOString();
+				const minute = new Date(minuteEndMs - roundedToMs).toISOString();
 				this.warnings.push(
 					`The search answered no new job in the minute from ${minute} (it holds more than the host answers in a page, or a replica is behind); the rest of that minute was skipped, what lies below it was read`,
 				);
-				toMs = minuteEndMs - MINUTE_MS;
+				toMs = minuteEndMs - roundedToMs;
 				if (toMs < fromMs) return done();
 				left = Infinity;
 				continue;

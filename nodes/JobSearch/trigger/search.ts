@@ -145,7 +145,7 @@ export class SearchRun {
 	private async read(range: TimeRange, lateBeforeMs: number, learnBeforeMs?: number): Promise<RangeRead> {
 		// Where the host rounds toDate up, the jobs of the rest of the end's minute come back first: a page makes room for those known or read.
 		const upToMs = (ms: number) => (this.rounds() ? Math.ceil(ms / MINUTE_MS) * MINUTE_MS : ms);
-		const read = await this.reader.readRange(range, (ms) => this.known!.at(ms, upToMs(ms)), upToMs);
+		const read = await this.reader.readRange(range, (ms) => this.known!.at(ms, upToMs(ms)), this.rounds() ? MINUTE_MS : 0);
 		this.known!.absorb(read, lateBeforeMs, learnBeforeMs);
 		const nowMs = this.deps.now();
 		if (this.known!.tiesFound) this.watch!.tiesSeenMs = nowMs;
