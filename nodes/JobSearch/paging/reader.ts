@@ -99,6 +99,8 @@ export function compareNewestFirst(a: ReadJob, b: ReadJob): number {
 	return ua < ub ? 1 : ua > ub ? -1 : 0;
 }
 
+const SECOND_MS = 1000;
+
 function createdMsOf(job: IDataObject): number {
 	return typeof job.createdAt === 'string' ? Date.parse(job.createdAt) : Number.NaN;
 }
@@ -166,16 +168,19 @@ export class Reader {
 
 	/**
 	 * Reads one window to its end, or until the budget is spent or a page brings nothing new.
-	 * `knownAt` counts the jobs the caller knows at a millisecond (or just above it, where the host
-	 * rounds the bounds): a page asks for that many more, as they come back first at its boundary;
-	 * `roundedToMs` is what the host rounds the bounds to (0: it does not), for the jobs of this read.
+	 * `knownIn` counts the jobs the caller knows in a range: a page asks for as many more as it
+	 * knows where the last one ended, as they come back first; `roundedToMs` is what the host rounds
+	 * the bounds to (0: it does not), for the jobs of this read.
 	 */
-	async readRange(range: TimeRange, knownAt: (ms: number) => number = () => 0, roundedToMs = 0): Promise<RangeRead> {
+	async readRange(range: TimeRange, knownIn: (fromMs: number, toMs: number) => number = () => 0, roundedToMs = 0): Promise<RangeRead> {
 		const { fromMs } = range;
 		const upToMs = (ms: number) => (roundedToMs > 0 ? Math.ceil(ms / roundedToMs) * roundedToMs : ms);
 		const shown = new Set<string>();
 		const outside = new Map<string, ReadJob>();
 		let toMs = range.toMs;
+		// Where the last page ended: the jobs from here up to `toMs` (as the host rounds it) come back first; at first, the
+		// range's last second (the rest of a read cut short on a page that ended on a whole second).
+		let atMs = toMs === undefined ? toMs : toMs - (toMs % SECOND_MS);
 		// Matches the last page's total said were left beyond it: the next page asks for no more, so a
 		// caller's worst-case credit check is not overstated (a rounded total says only "at least").
 		let left = Infinity;
@@ -184,13 +189,12 @@ export class Reader {
 		const done = () => ({ complete: true, shown, outside, ...(new Set([...shown, ...outside.keys()]).size < (firstTotal ?? 0) ? { short: true } : {}) });
 		for (;;) {
 			if (this.spent()) return { complete: false, unread: { fromMs, toMs }, shown, outside };
-			// The jobs already read at (or, on a rounding host, just past) the boundary come back first.
-			const again = toMs === undefined ? 0 : Math.max(this.readIn(toMs, Math.max(toMs + this.overreachMs, upToMs(toMs)), shown), knownAt(toMs));
+			const again = atMs === undefined || toMs === undefined ? 0 : Math.max(this.readIn(atMs, Math.max(toMs + this.overreachMs, upToMs(toMs)), shown), knownIn(atMs, upToMs(toMs)));
 			if (again >= MAX_ROWS_PER_CALL) {
 				// One request returns at most that many: the rest of this millisecond cannot be asked for.
 				const most = MAX_ROWS_PER_CALL.toLocaleString('en-US');
-				this.warnings.push(`${most} or more matching jobs share createdAt ${new Date(toMs!).toISOString()}: one request returns at most ${most}, so any beyond them were skipped`);
-				toMs = toMs! - 1;
+				this.warnings.push(`${most} or more matching jobs share createdAt ${new Date(atMs!).toISOString()}: one request returns at most ${most}, so any beyond them were skipped`);
+				toMs = atMs = atMs! - 1;
 				continue;
 			}
 			const perPage = typeof this.limits.rowsPerRequest === 'function' ? this.limits.rowsPerRequest() : this.limits.rowsPerRequest;
@@ -231,16 +235,17 @@ export class Reader {
 			// match of its window (a rounded total is only "at least": there a full page reads on).
 			if (uids.size === 0 || oldestMs < fromMs) return done();
 			if (uids.size >= page.total && (exact || page.jobs.length < limit)) return done();
-			// A host that rounds the bounds (to whole minutes) answers every toDate inside a minute with that minute's newest
-			// rows first: where they bring nothing new (its pages are capped, or a replica left a job out), the rest of the
-			// minute cannot be read (logged; a short read waits for the count), what lies below it can.
-			const minuteEndMs = toMs === undefined ? toMs : upToMs(toMs);
-			if (fresh === 0 && minuteEndMs !== undefined && minuteEndMs > toMs!) {
-				const minute = new Date(minuteEndMs - roundedToMs).toISOString();
+			// A page that asked past where the last one ended and brought nothing new, from a host that answers rows outside
+			// the range: that stretch holds more jobs than the host answers in a page (or a replica is behind). Where it rounds
+			// the bounds (its rows reach past toDate) it answers every toDate inside a minute alike, so the rest of the minute
+			// is skipped, else the rest of the second (logged; a short read waits for the count); what lies below is read.
+			const minuteEndMs = toMs !== undefined && newestMs > toMs ? upToMs(toMs) : toMs;
+			if (fresh === 0 && toMs !== undefined && (minuteEndMs! > toMs || (atMs! < toMs && roundedToMs > 0))) {
+				const [unit, skipToMs] = minuteEndMs! > toMs ? ['minute', minuteEndMs! - roundedToMs] : ['second', atMs! - 1];
 				this.warnings.push(
-					`The search answered no new job in the minute from ${minute} (it holds more than the host answers in a page, or a replica is behind); the rest of that minute was skipped, what lies below it was read`,
+					`The search answered no new job in the ${unit} from ${new Date(unit === 'minute' ? skipToMs : atMs!).toISOString()} (it holds more than the host answers in a page, or a replica is behind); the rest of that ${unit} was skipped, what lies below it was read`,
 				);
-				toMs = minuteEndMs - roundedToMs;
+				toMs = atMs = skipToMs;
 				if (toMs < fromMs) return done();
 				left = Infinity;
 				continue;
@@ -256,7 +261,9 @@ export class Reader {
 				return { complete: false, stuck: true, unread: { fromMs, toMs }, shown, outside };
 			}
 			left = exact ? page.total - uids.size : Infinity;
-			toMs = Math.min(oldestMs, toMs ?? Infinity);
+			atMs = Math.min(oldestMs, toMs ?? Infinity);
+			// A host may write createdAt in whole seconds while it compares milliseconds: the rest of that second is asked too.
+			toMs = atMs % SECOND_MS === 0 ? Math.min(atMs + SECOND_MS - 1, toMs ?? Infinity) : atMs;
 		}
 	}
 

@@ -70,8 +70,8 @@ export class Known {
 		for (const [uid, ms] of this.watch.seen) if (ms >= range.fromMs && ms <= range.toMs && !read.shown.has(uid)) this.watch.gone.add(uid);
 	}
 
-	/** Known jobs created from this millisecond up to `upToMs`: they come back first where a page ends there. */
-	readonly at = (ms: number, upToMs = ms): number => this.countIn({ fromMs: ms, toMs: upToMs });
+	/** Known jobs created from `fromMs` up to `toMs`: they come back first where a page ends there. */
+	readonly at = (fromMs: number, toMs: number): number => this.countIn({ fromMs, toMs });
 
 	/** Known jobs the index still shows (as far as the trigger knows) in `range`. */
 	activeIn = (range: Range): number => this.countIn(range, this.watch.gone);

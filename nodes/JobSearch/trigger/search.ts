@@ -143,9 +143,7 @@ export class SearchRun {
 
 	/** Reads a range and takes in its jobs. A read the host keeps answering with the same rows is reported and taken as done. */
 	private async read(range: TimeRange, lateBeforeMs: number, learnBeforeMs?: number): Promise<RangeRead> {
-		// Where the host rounds toDate up, the jobs of the rest of the end's minute come back first: a page makes room for those known or read.
-		const upToMs = (ms: number) => (this.rounds() ? Math.ceil(ms / MINUTE_MS) * MINUTE_MS : ms);
-		const read = await this.reader.readRange(range, (ms) => this.known!.at(ms, upToMs(ms)), this.rounds() ? MINUTE_MS : 0);
+		const read = await this.reader.readRange(range, this.known!.at, this.rounds() ? MINUTE_MS : 0);
 		this.known!.absorb(read, lateBeforeMs, learnBeforeMs);
 		const nowMs = this.deps.now();
 		if (this.known!.tiesFound) this.watch!.tiesSeenMs = nowMs;
