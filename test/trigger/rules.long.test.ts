@@ -617,6 +617,31 @@ describe('hosts that deviate from the contract in ordinary ways', () => {
 		expect(d.failed).toBe(0);
 	});
 
+	// Found by a review: asking on to a second's end where the host writes milliseconds buys the jobs of that second again.
+	it('asks no second again where a page ends on a whole second of a host that writes milliseconds and caps its pages', async () => {
+		const second = T0 + 10 * MINUTE;
+		const jobs = [0, 100, 200, 300, 400].map((ms, i) => job(10 + i, second + ms, T0 + 11 * MINUTE));
+		jobs.push(...[1, 2, 3, 4, 5].map((n) => job(n, second - n * 7_003, T0 + 11 * MINUTE)));
+		const d = drive(jobs, { behaviour: { pageCap: 5 } });
+		await d.poll();
+		const rowsBefore = d.index.rows();
+		await d.poll(T0 + 11 * MINUTE);
+		expect(d.sent.sort()).toEqual(jobs.map((j) => j.uid).sort());
+		expect(d.index.rows() - rowsBefore).toBeLessThanOrEqual(12);
+	});
+
+	// Found by a review: asking on to a second's end where the host rounds the bounds up buys the minute above again
+	// (1,200 rows here where 905 are paid, 825 before any page asked on to a second's end).
+	it('asks no page on past a whole minute once a row came past a toDate, where the host rounds the bounds up, writes whole minutes and caps its pages', async () => {
+		const jobs = Array.from({ length: 90 }, (_, i) => job(100 + i, T0 + 10 * MINUTE + Math.floor(i / 3) * MINUTE, T0 + 41 * MINUTE));
+		const d = drive(jobs, { behaviour: { roundBoundsMs: MINUTE, pageCap: 5 } });
+		await d.poll();
+		const rowsBefore = d.index.rows();
+		await d.pollUntil(T0 + 3 * HOUR);
+		expect(d.sent.sort()).toEqual(jobs.map((j) => j.uid).sort());
+		expect(d.index.rows() - rowsBefore).toBeLessThanOrEqual(950);
+	});
+
 	it('rides out a 20-minute spell of 503s: no failed execution, nothing lost, within the key', async () => {
 		const from = Date.UTC(2026, 10, 20);
 		expectOnceWithinTheKey(await day({}, { outages: [{ fromMs: from + 5 * HOUR, toMs: from + 5 * HOUR + 20 * MINUTE }] }, 1));

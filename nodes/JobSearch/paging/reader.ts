@@ -40,6 +40,11 @@ export interface ReadLimits {
 	/** Whether the host answered a uid twice in a page lately: then a page makes room for the jobs at its end twice. */
 	repeats?: () => boolean;
 	/**
+	 * The host may write createdAt in whole seconds while its bounds compare milliseconds (the trigger): where every
+	 * createdAt read is whole and no row reached past a toDate, a page that ends on a second reads on to its end.
+	 */
+	wholeSeconds?: boolean;
+	/**
 	 * Whether a failure of the very first request is thrown (the default: nothing was paid, the
 	 * caller changes nothing). The trigger keeps every failure in `interruptedBy` instead.
 	 */
@@ -132,6 +137,8 @@ export class Reader {
 	outsideRows = 0;
 	/** Rows that repeated a uid of their page (a join fanning out). */
 	repeatedRows = 0;
+	/** A createdAt read was not a whole second: the host writes milliseconds. */
+	private finerThanSeconds = false;
 
 	private maxRows: number;
 	private refused = false;
@@ -177,10 +184,11 @@ export class Reader {
 		const upToMs = (ms: number) => (roundedToMs > 0 ? Math.ceil(ms / roundedToMs) * roundedToMs : ms);
 		const shown = new Set<string>();
 		const outside = new Map<string, ReadJob>();
+		const wholeSeconds = () => this.limits.wholeSeconds === true && !this.finerThanSeconds && this.overreachMs === 0;
 		let toMs = range.toMs;
-		// Where the last page ended: the jobs from here up to `toMs` (as the host rounds it) come back first; at first, the
-		// range's last second (the rest of a read cut short on a page that ended on a whole second).
-		let atMs = toMs === undefined ? toMs : toMs - (toMs % SECOND_MS);
+		// Where the last page ended: the jobs from here up to `toMs` (as the host rounds it) come back first; at first, on a
+		// host writing whole seconds, the range's last second (the rest of a read cut short at a second's end).
+		let atMs = toMs === undefined || !wholeSeconds() ? toMs : toMs - (toMs % SECOND_MS);
 		// Matches the last page's total said were left beyond it: the next page asks for no more, so a
 		// caller's worst-case credit check is not overstated (a rounded total says only "at least").
 		let left = Infinity;
@@ -218,6 +226,7 @@ export class Reader {
 				uids.add(uid);
 				newestMs = Math.max(newestMs, createdMs);
 				oldestMs = Math.min(oldestMs, createdMs);
+				if (createdMs % SECOND_MS !== 0) this.finerThanSeconds = true;
 				if (createdMs < fromMs || (toMs !== undefined && createdMs > toMs)) {
 					this.outsideRows++;
 					outside.set(uid, { job, createdMs });
@@ -235,12 +244,12 @@ export class Reader {
 			// match of its window (a rounded total is only "at least": there a full page reads on).
 			if (uids.size === 0 || oldestMs < fromMs) return done();
 			if (uids.size >= page.total && (exact || page.jobs.length < limit)) return done();
-			// A page that asked past where the last one ended and brought nothing new, from a host that answers rows outside
-			// the range: that stretch holds more jobs than the host answers in a page (or a replica is behind). Where it rounds
-			// the bounds (its rows reach past toDate) it answers every toDate inside a minute alike, so the rest of the minute
-			// is skipped, else the rest of the second (logged; a short read waits for the count); what lies below is read.
+			// A page that asked past where the last one ended and brought nothing new: that stretch holds more jobs than the
+			// host answers in a page (or a replica is behind). A host that rounds the bounds (its rows reach past toDate)
+			// answers every toDate inside a minute alike, so the rest of the minute is skipped; one that writes whole seconds,
+			// the rest of the second (logged; a short read waits for the count). What lies below is read.
 			const minuteEndMs = toMs !== undefined && newestMs > toMs ? upToMs(toMs) : toMs;
-			if (fresh === 0 && toMs !== undefined && (minuteEndMs! > toMs || (atMs! < toMs && roundedToMs > 0))) {
+			if (fresh === 0 && toMs !== undefined && (minuteEndMs! > toMs || atMs! < toMs)) {
 				const [unit, skipToMs] = minuteEndMs! > toMs ? ['minute', minuteEndMs! - roundedToMs] : ['second', atMs! - 1];
 				this.warnings.push(
 					`The search answered no new job in the ${unit} from ${new Date(unit === 'minute' ? skipToMs : atMs!).toISOString()} (it holds more than the host answers in a page, or a replica is behind); the rest of that ${unit} was skipped, what lies below it was read`,
@@ -262,8 +271,7 @@ export class Reader {
 			}
 			left = exact ? page.total - uids.size : Infinity;
 			atMs = Math.min(oldestMs, toMs ?? Infinity);
-			// A host may write createdAt in whole seconds while it compares milliseconds: the rest of that second is asked too.
-			toMs = atMs % SECOND_MS === 0 ? Math.min(atMs + SECOND_MS - 1, toMs ?? Infinity) : atMs;
+			toMs = wholeSeconds() && atMs % SECOND_MS === 0 ? Math.min(atMs + SECOND_MS - 1, toMs ?? Infinity) : atMs;
 		}
 	}
 

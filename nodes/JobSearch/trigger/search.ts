@@ -77,6 +77,7 @@ export class SearchRun {
 			},
 			throwFirstFailure: false,
 			repeats: () => (this.watch?.repeatsSeenMs ?? 0) > deps.now() - MEMORY_MS,
+			wholeSeconds: true,
 		});
 		if (!this.watch) return;
 		// A day-old sample of the index's clock may tell of a lead n8n's clock has since stepped past.
