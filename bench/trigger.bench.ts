@@ -4,11 +4,11 @@ import { join } from 'path';
 
 import type { LiveOptions } from '../server/store';
 import { MEASURED } from '../nodes/JobSearch/trigger/measured';
-import { HOUR, MINUTE, generateIndex } from '../test/trigger/indexModel';
+import { HOUR, MINUTE } from '../test/trigger/indexModel';
 import { baselineFigures, type SimFigures } from '../test/trigger/simulation';
 import { VERIFIED_CLIENTS, isVerifiedClient, runScriptedDay, type PollerFigures, type TimeControl } from '../test/trigger/scriptedDay';
 import { moveTimeOnSleep } from '../test/harness/virtualSleep';
-import { SHAPE_CASES, runCase, verdict } from './triggerShapes';
+import { SHAPE_CASES, caseJobs, runCase, verdict } from './triggerShapes';
 import * as tunables from '../nodes/JobSearch/trigger/tunables';
 import type { Delivery } from '../nodes/JobSearch/trigger/types';
 
@@ -47,7 +47,8 @@ async function shapesSection(): Promise<{ lines: string[]; verdicts: string[]; w
 				verdicts.push(`${c.name}, every ${every} min, ${delivery}: ${misses.length ? `NOT met: ${[...new Set(misses)].join(', ')}` : 'met'}`);
 				worstRows[c.name][delivery] = Math.max(worstRows[c.name][delivery], figures.rowsPerJob / overlap);
 			}
-			const jobs = generateIndex({ ...c.shape, seed: 7, fromMs: DAY_START, toMs: DAY_START + DAYS * 24 * HOUR });
+			// The index the trigger's rows read, its imports included.
+			const jobs = caseJobs(c, DAY_START, DAY_START + DAYS * 24 * HOUR, 7);
 			lines.push(row(c.name, 'Schedule + 24h search + Remove Duplicates', every, baselineFigures(jobs, DAY_START, DAY_START + DAYS * 24 * HOUR, every, c.behaviour?.skewMs)));
 		}
 	}

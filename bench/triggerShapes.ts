@@ -127,6 +127,12 @@ function rowsFloor(f: SimFigures, finalStretches: number, requestsAllowed: numbe
 
 const DAY_START = Date.UTC(2026, 10, 20, 0, 0, 0);
 
+/** The index of a case from `fromMs` to `toMs`, its imports (a quarter and three quarters in) included. */
+export function caseJobs(c: ShapeCase, fromMs: number, toMs: number, seed: number): IndexedJob[] {
+	const bursts = c.shape.bursts ? [0.25, 0.75].map((share) => ({ atMs: fromMs + Math.round(share * (toMs - fromMs)), count: c.burst ?? 3000, spreadMs: 2 * MINUTE })) : undefined;
+	return generateIndex({ ...c.shape, ...(bursts ? { bursts } : {}), seed, fromMs, toMs });
+}
+
 /** One case at one interval over `days`, with the trigger's defaults (n8n 2.8's poll time unless `pollTimeMs`). */
 export async function runCase(c: ShapeCase, everyMinutes: number, days: number, seed: number, over: Partial<CycleSettings> = {}): Promise<CaseRun> {
 	const fromMs = DAY_START;
@@ -135,10 +141,9 @@ export async function runCase(c: ShapeCase, everyMinutes: number, days: number, 
 	const settings = defaultSettings({ intervalMs: everyMinutes * MINUTE, pollTimeMs, ...c.settings, ...over });
 	const workflows = c.workflows ?? 1;
 	const key = workflows > 1 ? new SharedKey(10) : undefined;
-	const bursts = c.shape.bursts ? [0.25, 0.75].map((share) => ({ atMs: fromMs + Math.round(share * (toMs - fromMs)), count: c.burst ?? 3000, spreadMs: 2 * MINUTE })) : undefined;
 	const outages = (c.outageHours ?? []).flatMap((h) => Array.from({ length: Math.ceil(days) }, (_, d) => ({ fromMs: fromMs + (d * 24 + h) * HOUR, toMs: fromMs + (d * 24 + h) * HOUR + 20 * MINUTE })));
 	const triggers = Array.from({ length: workflows }, (_, w) => {
-		const jobs = generateIndex({ ...c.shape, ...(bursts ? { bursts } : {}), seed: seed + w * 1009, fromMs, toMs });
+		const jobs = caseJobs(c, fromMs, toMs, seed + w * 1009);
 		const random = seededRandom(seed + 17);
 		const matched = c.searches?.map((share, s) => ({ key: `search${s + 1}`, share })) ?? [];
 		const picks = new Map(jobs.map((j) => [j.uid, matched.map((m) => random() < m.share)]));
