@@ -186,9 +186,9 @@ export class Reader {
 		const outside = new Map<string, ReadJob>();
 		const wholeSeconds = () => this.limits.wholeSeconds === true && !this.finerThanSeconds && this.overreachMs === 0;
 		let toMs = range.toMs;
-		// Where the last page ended: the jobs from here up to `toMs` (as the host rounds it) come back first; at first, on a
-		// host writing whole seconds, the range's last second (the rest of a read cut short at a second's end).
-		let atMs = toMs === undefined || !wholeSeconds() ? toMs : toMs - (toMs % SECOND_MS);
+		// Where the last page ended: the jobs from here up to `toMs` (as the host rounds it) come back first; at first, where
+		// the range ends on a second's last millisecond (the rest of a read cut short after it asked on to it), that second.
+		let atMs = toMs !== undefined && wholeSeconds() && toMs % SECOND_MS === SECOND_MS - 1 ? toMs - (SECOND_MS - 1) : toMs;
 		// Matches the last page's total said were left beyond it: the next page asks for no more, so a
 		// caller's worst-case credit check is not overstated (a rounded total says only "at least").
 		let left = Infinity;
@@ -199,7 +199,7 @@ export class Reader {
 			if (this.spent()) return { complete: false, unread: { fromMs, toMs }, shown, outside };
 			const again = atMs === undefined || toMs === undefined ? 0 : Math.max(this.readIn(atMs, Math.max(toMs + this.overreachMs, upToMs(toMs)), shown), knownIn(atMs, upToMs(toMs)));
 			if (again >= MAX_ROWS_PER_CALL) {
-				// One request returns at most that many: the rest of this millisecond cannot be asked for.
+				// One request returns at most that many: the rest of this millisecond (or second, asked to its end) cannot be asked for.
 				const most = MAX_ROWS_PER_CALL.toLocaleString('en-US');
 				this.warnings.push(`${most} or more matching jobs share createdAt ${new Date(atMs!).toISOString()}: one request returns at most ${most}, so any beyond them were skipped`);
 				toMs = atMs = atMs! - 1;
