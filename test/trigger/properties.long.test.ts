@@ -256,8 +256,8 @@ describe('counterexamples the soak found, kept as they were found', () => {
 	});
 
 	const caseNamed = (name: string) => SHAPE_CASES.find((c) => c.name === name)!;
-	const expectEveryJobOnce = async (name: string, seed: number) => {
-		const { all } = await runCase(caseNamed(name), 1, 0.25, seed);
+	const expectEveryJobOnce = async (name: string, seed: number, every = 1) => {
+		const { all } = await runCase(caseNamed(name), every, 0.25, seed);
 		for (const f of all) {
 			expect(f.lost).toEqual([]);
 			expect(f.duplicates).toEqual([]);
@@ -271,6 +271,12 @@ describe('counterexamples the soak found, kept as they were found', () => {
 
 	it('sends a job posted minutes before activation and shown while the activation poll waited out a 429', async () => {
 		await expectEveryJobOnce('a shared key: 30% of requests 429', 313942670);
+	});
+
+	// A straggler the host left out of its final read (its total counted it) was left to the hourly count, where a known
+	// job removed after its own final read made the count match: lost. Such a part is now read whole again an hour later.
+	it('sends a straggler the host left out of its final read, where a removal in the same hour would make the count match (soak seed 668750646)', async () => {
+		await expectEveryJobOnce('host rounds the bounds and leaves rows out, 150 an hour', 33588606, 5);
 	});
 
 	// A late tie (1001, shown a minute after 1000 in its very millisecond) whose twin is removed four

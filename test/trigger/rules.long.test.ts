@@ -95,6 +95,74 @@ describe('a job shown late in the millisecond of a known one (a late tie)', () =
 		expect(new Set(d.sent).size).toBe(d.sent.length);
 	});
 
+	// Found by the soak (seed 668750646): a final look that left out a job its total counted was left to the count, where a
+	// known job removed after its own final look made the count match (lost). It is read whole again an hour later, when a
+	// job left out for less than an hour (DESIGN.md, assumption 3) must come: a read at the next poll would miss it here.
+	it.each([
+		['As Soon As Seen', {}],
+		['Lowest Cost', { delivery: 'lowestCost' as const }],
+	])('sends a job its final look left out for 50 minutes, where a known job of that hour is removed after its own, under %s', async (_, settings) => {
+		const jobs = steady(T0 - 30 * MINUTE, T0 + 5 * HOUR, 5 * MINUTE);
+		const late = job(99_006, T0 + 70 * MINUTE + 30_123, T0 + 110 * MINUTE);
+		jobs.push(late);
+		jobs.find((j) => j.createdMs === T0 + 80 * MINUTE + 417)!.goneMs = T0 + 160 * MINUTE;
+		const d = drive(jobs, { settings });
+		const honest = d.index.fetchPage;
+		// A replica behind for 50 minutes after the job shows: its pages leave it out, its total counts it.
+		(d.index as { fetchPage: typeof honest }).fetchPage = async (request: PageRequest) => {
+			const page = await honest(request);
+			return d.clock.ms < late.visibleMs + 50 * MINUTE ? { ...page, jobs: page.jobs.filter((j) => j.uid !== late.uid) } : page;
+		};
+		await d.poll();
+		await d.pollUntil(T0 + 6 * HOUR);
+		expect(d.sent).toContain(late.uid);
+		expect(new Set(d.sent).size).toBe(d.sent.length);
+	});
+
+	// Found by a review: the same where Max Jobs per Poll 1 has Lowest Cost read its final looks a row a poll.
+	it('sends a job its final look left out for 50 minutes, where a known job of that hour is removed later and Lowest Cost reads a row a poll', async () => {
+		const jobs = steady(T0 - 30 * MINUTE, T0 + 5 * HOUR, 5 * MINUTE);
+		const late = job(99_006, T0 + 63 * MINUTE + 30_123, T0 + 103 * MINUTE);
+		jobs.push(late);
+		jobs.find((j) => j.createdMs === T0 + 75 * MINUTE + 417)!.goneMs = T0 + 160 * MINUTE;
+		const d = drive(jobs, { settings: { delivery: 'lowestCost', maxJobsPerPoll: 1, intervalMs: 5 * MINUTE } });
+		const honest = d.index.fetchPage;
+		(d.index as { fetchPage: typeof honest }).fetchPage = async (request: PageRequest) => {
+			const page = await honest(request);
+			return d.clock.ms < late.visibleMs + 50 * MINUTE ? { ...page, jobs: page.jobs.filter((j) => j.uid !== late.uid) } : page;
+		};
+		await d.poll();
+		await d.pollUntil(T0 + 24 * HOUR, 5);
+		expect(d.sent).toContain(late.uid);
+		expect(new Set(d.sent).size).toBe(d.sent.length);
+	});
+
+	// Found by a review: where every read comes short of its total, each final look was read again twice, and those
+	// requests held the final look back (4,823 rows a day here where an honest host costs 990; 2,711 now, about what it
+	// paid before). Once a part read again an hour later is still short, the host's total is taken to count more than it
+	// answers: short looks wait for the count again, which also finds a job a replica left out of its final look.
+	it('sends what it sends on an honest host, for under three times its rows, where the host\'s total always counts one more than it answers, under Lowest Cost', async () => {
+		const jobs = generateIndex({ ...HARSH, shape: 'batch', seed: 7, fromMs: T0 - HOUR, toMs: T0 + 24 * HOUR, perHour: 40 });
+		// And a replica that leaves one job out until 75 minutes after its createdAt, past its final look: the count finds it.
+		const leftOut = jobs.find((j) => j.visibleMs > T0 + 10 * HOUR && j.goneMs === undefined)!;
+		const runOn = async (overcount: number) => {
+			const d = drive(jobs, { settings: { delivery: 'lowestCost' } });
+			const honest = d.index.fetchPage;
+			(d.index as { fetchPage: typeof honest }).fetchPage = async (request: PageRequest) => {
+				const page = await honest(request);
+				const jobsOf = overcount > 0 && d.clock.ms < leftOut.createdMs + 75 * MINUTE ? page.jobs.filter((j) => j.uid !== leftOut.uid) : page.jobs;
+				return { ...page, jobs: jobsOf, total: page.total + overcount };
+			};
+			await d.poll();
+			await d.pollUntil(T0 + 24 * HOUR);
+			return d;
+		};
+		const [honest, overcounting] = [await runOn(0), await runOn(1)];
+		const shownBefore = new Set(jobs.filter((j) => j.visibleMs < T0 + 22 * HOUR).map((j) => j.uid));
+		expect(overcounting.sent.filter((uid) => shownBefore.has(uid)).sort()).toEqual(honest.sent.filter((uid) => shownBefore.has(uid)).sort());
+		expect(overcounting.index.rows()).toBeLessThan(3 * honest.index.rows());
+	});
+
 	// The count stops below a part a poll left unread: counted before a poll reads it whole, a known job removed from it
 	// (not yet found gone) cancels out a late job elsewhere in the count, and the floor passes the late job (lost).
 	it('is found by the settling count where a known job is removed from the unread rest of a whole final read that Max Jobs per Poll cut short', async () => {
@@ -541,26 +609,30 @@ describe('hosts that deviate from the contract in ordinary ways', () => {
 		for (const f of all) expectOnceWithinTheKey(f);
 	});
 
-	// Found by trying a host that rounds the bounds to whole minutes and answers at most 100 rows a page: a minute of a
-	// bulk import holding more than 100 jobs answers every toDate inside it with its newest 100, and the read ended
-	// there, so every job below that minute in the read was lost too (979 a day where 810 cannot be read). The rest of
-	// such a minute is skipped, logged; what lies below it is read.
-	it.each([
-		['As Soon As Seen', {}],
-		['Lowest Cost', { delivery: 'lowestCost' as const }],
-	])('reads past a minute holding more jobs than a page where the host rounds the bounds and caps its pages, and says so, under %s', async (_, settings) => {
-		const jobs = steady(T0 - 30 * MINUTE, T0 + 4 * HOUR, 2 * MINUTE);
-		const below = job(1, T0 + 58 * MINUTE + 1_239, T0 + 69 * MINUTE);
-		const full = Array.from({ length: 150 }, (_, i) => job(100 + i, T0 + 61 * MINUTE + 1_000 + i * 300, T0 + 65 * MINUTE));
-		const d = drive([...jobs, below, ...full], { settings, behaviour: { roundBoundsMs: MINUTE, pageCap: 100 } });
-		const warnings: string[] = [];
-		warnings.push(...(await d.poll()).reader.warnings);
-		for (let t = T0 + HOUR; t <= T0 + 5 * HOUR; t += HOUR) warnings.push(...(await d.poll(t)).reader.warnings);
-		expect(d.sent).toContain(below.uid);
-		expect(new Set(d.sent).size).toBe(d.sent.length);
-		expect(warnings.some((w) => w.includes('the rest of that minute was skipped'))).toBe(true);
-		expect(d.failed).toBe(0);
-	});
+	// Found by trying hosts that cap their pages: a minute (of a host that rounds the bounds) or a second (of one that
+	// writes createdAt in whole seconds) holding more jobs than a page answers every toDate inside it with the same rows,
+	// and the read ended there, so every job below it was lost too (on a rounding host with imports of 600, 979 a day
+	// where 810 cannot be read). The rest of it is skipped, logged; what lies below is read.
+	const fullHosts: [string, string, IndexBehaviour, number, (i: number) => number, number][] = [
+		['rounds the bounds to whole minutes', 'minute', { roundBoundsMs: MINUTE, pageCap: 100 }, T0 + 58 * MINUTE + 1_239, (i) => T0 + 61 * MINUTE + 1_000 + i * 300, HOUR],
+		['writes createdAt in whole seconds', 'second', { writesCreatedAtToMs: 1000, pageCap: 50 }, T0 + HOUR + 1_239, (i) => T0 + HOUR + 5_000 + i * 11, MINUTE],
+	];
+	it.each(fullHosts.flatMap(([host, ...rest]) => [['As Soon As Seen', host, {}, ...rest] as const, ['Lowest Cost', host, { delivery: 'lowestCost' as const }, ...rest] as const]))(
+		'reads past a stretch holding more jobs than a page, and says so, under %s, where the host %s and caps its pages',
+		async (_, _host, settings, unit, behaviour, belowMs, fullMs, everyMs) => {
+			const jobs = steady(T0 - 30 * MINUTE, T0 + 4 * HOUR, 2 * MINUTE);
+			const below = job(1, belowMs, T0 + 69 * MINUTE);
+			const full = Array.from({ length: 150 }, (_, i) => job(100 + i, fullMs(i), T0 + 65 * MINUTE));
+			const d = drive([...jobs, below, ...full], { settings, behaviour });
+			const warnings: string[] = [];
+			warnings.push(...(await d.poll()).reader.warnings);
+			for (let t = T0 + everyMs; t <= T0 + 5 * HOUR; t += everyMs) warnings.push(...(await d.poll(t)).reader.warnings);
+			expect(d.sent).toContain(below.uid);
+			expect(new Set(d.sent).size).toBe(d.sent.length);
+			expect(warnings.some((w) => w.includes(`the rest of that ${unit} was skipped`))).toBe(true);
+			expect(d.failed).toBe(0);
+		},
+	);
 
 	it('takes a uid repeated within an answer as one job, also where the repeats fill a page', async () => {
 		const from = Date.UTC(2026, 10, 20);
@@ -597,23 +669,6 @@ describe('hosts that deviate from the contract in ordinary ways', () => {
 		const d = await run([...jobs, ...imported], 4, { ...settings, intervalMs: HOUR }, { writesCreatedAtToMs: 1000, pageCap: 50 }, 60);
 		expect(imported.filter((j) => !d.sent.includes(j.uid))).toEqual([]);
 		expect(new Set(d.sent).size).toBe(d.sent.length);
-		expect(d.failed).toBe(0);
-	});
-
-	it.each([
-		['As Soon As Seen', {}],
-		['Lowest Cost', { delivery: 'lowestCost' as const }],
-	])('reads past a second holding more jobs than a page where the host writes createdAt in whole seconds and caps its pages, and says so, under %s', async (_, settings) => {
-		const jobs = steady(T0 - 30 * MINUTE, T0 + 4 * HOUR, 2 * MINUTE);
-		const below = job(1, T0 + HOUR + 1_239, T0 + HOUR + 3 * MINUTE);
-		const full = Array.from({ length: 80 }, (_, i) => job(100 + i, T0 + HOUR + 5_000 + i * 11, T0 + HOUR + 3 * MINUTE));
-		const d = drive([...jobs, below, ...full], { settings, behaviour: { writesCreatedAtToMs: 1000, pageCap: 50 } });
-		const warnings: string[] = [];
-		warnings.push(...(await d.poll()).reader.warnings);
-		for (let t = T0 + MINUTE; t <= T0 + 4 * HOUR; t += MINUTE) warnings.push(...(await d.poll(t)).reader.warnings);
-		expect(d.sent).toContain(below.uid);
-		expect(new Set(d.sent).size).toBe(d.sent.length);
-		expect(warnings.some((w) => w.includes('the rest of that second was skipped'))).toBe(true);
 		expect(d.failed).toBe(0);
 	});
 

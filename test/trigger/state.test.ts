@@ -14,10 +14,15 @@ const watch: Watch = {
 	]),
 	gone: new Set(['8']),
 	learned: new Set(['7']),
-	pending: [{ fromMs: T0 - 9, toMs: T0 - 5, learnBeforeMs: T0 - 30 * MINUTE }, { fromMs: T0 - 59 * MINUTE, toMs: T0 - 50 * MINUTE }],
+	pending: [
+		{ fromMs: T0 - 9, toMs: T0 - 5, learnBeforeMs: T0 - 30 * MINUTE },
+		{ fromMs: T0 - 59 * MINUTE, toMs: T0 - 50 * MINUTE },
+		{ fromMs: T0 - 69 * MINUTE, toMs: T0 - 65 * MINUTE, afterMs: T0 + 40 * MINUTE },
+	],
 	tiesSeenMs: T0 - 3,
 	roundsSeenMs: 0,
 	repeatsSeenMs: T0 - 4,
+	overcountsSeenMs: T0 - 6,
 	offsets: [{ atMs: T0 - MINUTE, offsetMs: -90_000 }],
 };
 
@@ -67,12 +72,12 @@ describe('the stored state', () => {
 		expect(readState({ ...before, version: 6, lastPoll: new Date(T0 - 5).toISOString() })).toEqual({ ...state, polls: 0 });
 	});
 
-	it('reads a state saved before it kept when the host last repeated a uid as one whose host never did', () => {
+	it.each(['repeatsSeen', 'overcountsSeen'])('reads a state saved before it kept %s as one whose host never did', (field) => {
 		const staticData: Record<string, unknown> = {};
 		writeState(staticData as never, state);
 		const stored = JSON.parse(JSON.stringify(staticData));
-		delete stored.searches.a1b2c3d4.watch.repeatsSeen;
-		expect(readState(stored)).toEqual({ ...state, searches: { ...state.searches, a1b2c3d4: { ...state.searches.a1b2c3d4, watch: { ...watch, repeatsSeenMs: 0 } } } });
+		delete stored.searches.a1b2c3d4.watch[field];
+		expect(readState(stored)).toEqual({ ...state, searches: { ...state.searches, a1b2c3d4: { ...state.searches.a1b2c3d4, watch: { ...watch, [`${field}Ms`]: 0 } } } });
 	});
 
 	it('tells a trigger with no state from one whose state is of another version or malformed', () => {

@@ -71,6 +71,8 @@ export interface RangeRead {
 	outside: Map<string, ReadJob>;
 	/** Its first page's exact total counted more jobs than the read returned: a page may have left one out. */
 	short?: boolean;
+	/** It skipped the rest of a minute a host that rounds the bounds answered with more jobs than a page: no read brings them. */
+	capped?: boolean;
 }
 
 export interface CountRead {
@@ -194,7 +196,8 @@ export class Reader {
 		let left = Infinity;
 		let firstTotal: number | undefined;
 		// The total counts the host's window: rows it answered outside the range asked (its rounding) count too.
-		const done = () => ({ complete: true, shown, outside, ...(new Set([...shown, ...outside.keys()]).size < (firstTotal ?? 0) ? { short: true } : {}) });
+		let capped = false;
+		const done = () => ({ complete: true, shown, outside, ...(new Set([...shown, ...outside.keys()]).size < (firstTotal ?? 0) ? { short: true } : {}), ...(capped ? { capped } : {}) });
 		for (;;) {
 			if (this.spent()) return { complete: false, unread: { fromMs, toMs }, shown, outside };
 			const again = atMs === undefined || toMs === undefined ? 0 : Math.max(this.readIn(atMs, Math.max(toMs + this.overreachMs, upToMs(toMs)), shown), knownIn(atMs, upToMs(toMs)));
@@ -247,7 +250,7 @@ export class Reader {
 			// A page that asked past where the last one ended and brought nothing new: that stretch holds more jobs than the
 			// host answers in a page (or a replica is behind). A host that rounds the bounds (its rows reach past toDate)
 			// answers every toDate inside a minute alike, so the rest of the minute is skipped; one that writes whole seconds,
-			// the rest of the second (logged; a short read waits for the count). What lies below is read.
+			// the rest of the second (logged). What lies below is read.
 			const minuteEndMs = toMs !== undefined && newestMs > toMs ? upToMs(toMs) : toMs;
 			if (fresh === 0 && toMs !== undefined && (minuteEndMs! > toMs || atMs! < toMs)) {
 				const [unit, skipToMs] = minuteEndMs! > toMs ? ['minute', minuteEndMs! - roundedToMs] : ['second', atMs! - 1];
@@ -255,6 +258,7 @@ export class Reader {
 					`The search answered no new job in the ${unit} from ${new Date(unit === 'minute' ? skipToMs : atMs!).toISOString()} (it holds more than the host answers in a page, or a replica is behind); the rest of that ${unit} was skipped, what lies below it was read`,
 				);
 				toMs = atMs = skipToMs;
+				if (unit === 'minute') capped = true;
 				if (toMs < fromMs) return done();
 				left = Infinity;
 				continue;

@@ -10,6 +10,7 @@ import {
 	COUNT_EVERY_MS,
 	COUNT_MIN_KNOWN,
 	FINAL_LAG_MAX_MS,
+	HOUR_MS,
 	LOOK_STEP_MS,
 	INDEX_CLOCK_DOUBT_MS,
 	MAX_SEEN_UIDS,
@@ -136,6 +137,11 @@ export class SearchRun {
 		return Math.min(toMs, Math.max(Math.floor(toMs / MINUTE_MS) * MINUTE_MS, Math.ceil((fromMs + 1) / MINUTE_MS) * MINUTE_MS));
 	}
 
+	/** Whether a part read again an hour after a look left a job out came short again lately: the host's total counts more than it answers. */
+	private overcounts(): boolean {
+		return this.watch!.overcountsSeenMs > this.deps.now() - MEMORY_MS;
+	}
+
 	/** Whether final looks read whole: late ties hide in known milliseconds, or the host rounds the bounds. */
 	private coarse(): boolean {
 		const { tiesSeenMs, floorMs } = this.watch!;
@@ -250,6 +256,7 @@ export class SearchRun {
 			tiesSeenMs: 0,
 			roundsSeenMs: 0,
 			repeatsSeenMs: 0,
+			overcountsSeenMs: 0,
 			offsets: [],
 		};
 		this.known = new Known(this.watch, this.reader, this.knownElsewhere);
@@ -283,7 +290,9 @@ export class SearchRun {
 		const watch = this.watch!;
 		for (const part of [...watch.pending]) {
 			if (this.reader.spent()) return;
+			if (part.afterMs !== undefined && part.afterMs > this.deps.now()) continue;
 			const read = await this.readWhole(part, part.learnBeforeMs);
+			if (part.afterMs !== undefined && read.short) watch.overcountsSeenMs = this.deps.now();
 			if (read.complete) watch.pending.splice(watch.pending.indexOf(part), 1);
 			else if (read.unread?.toMs !== undefined) part.toMs = read.unread.toMs;
 		}
@@ -305,19 +314,29 @@ export class SearchRun {
 				const toMs = this.partEnd(watch.finalMs, whole ? endMs : Math.min(endMs, dueMs - FINAL_LAG_MAX_MS - this.settings.intervalMs));
 				const read = await this.readPart({ fromMs: watch.finalMs + 1, toMs });
 				if (!read) return;
-				// Where its total counted a job no page returned, or a page brought nothing new (skipped), the part waits for its count.
-				if (watch.floorMs === watch.finalMs && read.complete && !read.stuck && !read.short) watch.floorMs = toMs;
+				this.readAgainIfShort(read, { fromMs: watch.finalMs + 1, toMs });
+				// A part a page brought nothing new to (skipped), whose minute no page could hold, or short where the host's total
+				// counts more than it answers, waits for its count.
+				if (watch.floorMs === watch.finalMs && read.complete && !read.stuck && !read.capped && !(read.short && this.overcounts())) watch.floorMs = toMs;
 				watch.finalMs = toMs;
 				continue;
 			}
 			const stretches = known.openStretches({ fromMs: watch.finalMs + 1, toMs: endMs }, watch.pending);
 			for (const [i, stretch] of stretches.entries()) {
-				if (!(await this.read(stretch, Infinity)).complete) return;
+				const read = await this.read(stretch, Infinity);
+				if (!read.complete) return;
+				this.readAgainIfShort(read, stretch);
 				watch.finalMs = i + 1 < stretches.length ? stretches[i + 1].fromMs - 1 : endMs;
 			}
 			watch.finalMs = endMs;
 		}
 		if (this.cheap) watch.headMs = Math.max(watch.headMs, watch.finalMs);
+	}
+
+	/** A final look that left out a job its total counted is read again next poll and once the job must show (assumption 3): a count could take it for a removal. */
+	private readAgainIfShort(read: RangeRead, range: Range): void {
+		// Not where a minute was skipped (no read brings it), nor where the host's total counts more than it answers (each look thrice).
+		if (read.short && !read.capped && !this.overcounts()) this.watch!.pending.push({ ...range }, { ...range, afterMs: this.deps.now() + HOUR_MS });
 	}
 
 	/** Counts what had its final look, hourly once it holds enough jobs: more than known means one shown late in a known millisecond. */

@@ -13,6 +13,8 @@ export interface Range {
 interface Part extends Range {
 	/** The activation's: its jobs created before this moment are learned, not sent. */
 	learnBeforeMs?: number;
+	/** Not read before this moment: a whole read's part that left out a job its total counted, until that job must show. */
+	afterMs?: number;
 }
 
 /** What one search knows of the index (DESIGN.md: the state table). */
@@ -35,6 +37,8 @@ export interface Watch {
 	roundsSeenMs: number;
 	/** When the host last answered a uid twice in a page (0: never). */
 	repeatsSeenMs: number;
+	/** When a part read again an hour after a look left a job out still came short of its total (it counts more than it answers; 0: never). */
+	overcountsSeenMs: number;
 	/** Recent (createdAt − host time) of the newest job at head reads, the activation read and Lowest Cost's looks. */
 	offsets: { atMs: number; offsetMs: number }[];
 }
@@ -96,8 +100,8 @@ function finite(value: unknown): number {
 
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
-const readPart = (p: IDataObject): Part => ({ fromMs: time(p.from), toMs: time(p.to), ...(p.learnBefore ? { learnBeforeMs: time(p.learnBefore) } : {}) });
-const storePart = (p: Part) => ({ from: iso(p.fromMs), to: iso(p.toMs), ...(p.learnBeforeMs !== undefined ? { learnBefore: iso(p.learnBeforeMs) } : {}) });
+const readPart = (p: IDataObject): Part => ({ fromMs: time(p.from), toMs: time(p.to), ...(p.learnBefore ? { learnBeforeMs: time(p.learnBefore) } : {}), ...(p.after ? { afterMs: time(p.after) } : {}) });
+const storePart = ({ fromMs, toMs, learnBeforeMs, afterMs }: Part) => ({ from: iso(fromMs), to: iso(toMs), ...(learnBeforeMs !== undefined ? { learnBefore: iso(learnBeforeMs) } : {}), ...(afterMs !== undefined ? { after: iso(afterMs) } : {}) });
 
 function readWatch(w: IDataObject): Watch {
 	const seen = new Map<string, number>();
@@ -116,6 +120,7 @@ function readWatch(w: IDataObject): Watch {
 		tiesSeenMs: finite(w.tiesSeen ?? 0),
 		roundsSeenMs: finite(w.roundsSeen ?? 0),
 		repeatsSeenMs: finite(w.repeatsSeen ?? 0),
+		overcountsSeenMs: finite(w.overcountsSeen ?? 0),
 		offsets: list(w.offsets).map((o) => ({ atMs: time((o as IDataObject).at), offsetMs: finite((o as IDataObject).offsetMs) })),
 	};
 }
@@ -133,6 +138,7 @@ function storeWatch(w: Watch): IDataObject {
 		tiesSeen: w.tiesSeenMs,
 		roundsSeen: w.roundsSeenMs,
 		repeatsSeen: w.repeatsSeenMs,
+		overcountsSeen: w.overcountsSeenMs,
 		offsets: w.offsets.map((o) => ({ at: iso(o.atMs), offsetMs: o.offsetMs })),
 	};
 }
