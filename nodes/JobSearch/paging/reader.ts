@@ -71,7 +71,7 @@ export interface RangeRead {
 	outside: Map<string, ReadJob>;
 	/** Its first page's exact total counted more jobs than the read returned: a page may have left one out. */
 	short?: boolean;
-	/** It skipped the rest of a minute a host that rounds the bounds answered with more jobs than a page: no read brings them. */
+	/** It skipped the rest of jobs where a page ended, which the host answered no further (a page cap, or a replica behind). */
 	capped?: boolean;
 }
 
@@ -258,7 +258,7 @@ export class Reader {
 					`The search answered no new job in the ${unit} from ${new Date(unit === 'minute' ? skipToMs : atMs!).toISOString()} (it holds more than the host answers in a page, or a replica is behind); the rest of that ${unit} was skipped, what lies below it was read`,
 				);
 				toMs = atMs = skipToMs;
-				if (unit === 'minute') capped = true;
+				capped = true;
 				if (toMs < fromMs) return done();
 				left = Infinity;
 				continue;

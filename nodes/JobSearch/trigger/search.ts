@@ -315,8 +315,8 @@ export class SearchRun {
 				const read = await this.readPart({ fromMs: watch.finalMs + 1, toMs });
 				if (!read) return;
 				this.readAgainIfShort(read, { fromMs: watch.finalMs + 1, toMs });
-				// A part a page brought nothing new to (skipped), whose minute no page could hold, or short where the host's total
-				// counts more than it answers, waits for its count.
+				// A part a page brought nothing new to (stuck, or the rest of a minute or second skipped), or short where the host's
+				// total counts more than it answers, waits for its count.
 				if (watch.floorMs === watch.finalMs && read.complete && !read.stuck && !read.capped && !(read.short && this.overcounts())) watch.floorMs = toMs;
 				watch.finalMs = toMs;
 				continue;
@@ -335,7 +335,7 @@ export class SearchRun {
 
 	/** A final look that left out a job its total counted is read again next poll and once the job must show (assumption 3): a count could take it for a removal. */
 	private readAgainIfShort(read: RangeRead, range: Range): void {
-		// Not where a minute was skipped (no read brings it), nor where the host's total counts more than it answers (each look thrice).
+		// Not where a page skipped the rest of a minute or second (the same rows again), nor where the host's total counts more than it answers.
 		if (read.short && !read.capped && !this.overcounts()) this.watch!.pending.push({ ...range }, { ...range, afterMs: this.deps.now() + HOUR_MS });
 	}
 
