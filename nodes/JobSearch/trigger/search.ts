@@ -315,9 +315,8 @@ export class SearchRun {
 				const read = await this.readPart({ fromMs: watch.finalMs + 1, toMs });
 				if (!read) return;
 				this.readAgainIfShort(read, { fromMs: watch.finalMs + 1, toMs });
-				// A part a page brought nothing new to (stuck, or the rest of a minute or second skipped), or short where the host's
-				// total counts more than it answers, waits for its count.
-				if (watch.floorMs === watch.finalMs && read.complete && !read.stuck && !read.capped && !(read.short && this.overcounts())) watch.floorMs = toMs;
+				// Where its total counted a job no page returned, or a page brought nothing new (skipped), the part waits for its count too.
+				if (watch.floorMs === watch.finalMs && read.complete && !read.stuck && !read.short) watch.floorMs = toMs;
 				watch.finalMs = toMs;
 				continue;
 			}
