@@ -138,9 +138,9 @@ describe('a job shown late in the millisecond of a known one (a late tie)', () =
 	});
 
 	// Found by a review: where every read comes short of its total, each final look was read again twice, and those
-	// requests held the final look back (4,823 rows a day here where an honest host costs 990; 2,711 now, about what it
+	// requests held the final look back (6,011 rows a day here where an honest host costs 990; 2,806 now, about what it
 	// paid before). Once a part read again an hour later is still short, the host's total is taken to count more than it
-	// answers: short looks wait for the count again, which also finds a job a replica left out of its final look.
+	// answers: short looks are left to the count again, which also finds a job a replica left out of its final look.
 	it('sends what it sends on an honest host, for under three times its rows, where the host\'s total always counts one more than it answers, under Lowest Cost', async () => {
 		const jobs = generateIndex({ ...HARSH, shape: 'batch', seed: 7, fromMs: T0 - HOUR, toMs: T0 + 24 * HOUR, perHour: 40 });
 		// And a replica that leaves one job out until 75 minutes after its createdAt, past its final look: the count finds it.
