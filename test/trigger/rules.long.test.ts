@@ -138,20 +138,19 @@ describe('a job shown late in the millisecond of a known one (a late tie)', () =
 	});
 
 	// Found by a review: where every read comes short of its total, each final look was read again twice, and those
-	// requests held the final look back (6,011 rows a day here where an honest host costs 990; 2,806 now, about what it
-	// paid before). Once a part read again an hour later is still short, the host's total is taken to count more than it
-	// answers: short looks are left to the count again, which also finds a job a replica left out of its final look.
-	it('sends what it sends on an honest host, for under three times its rows, where the host\'s total always counts one more than it answers, under Lowest Cost', async () => {
+	// requests held the final look back (a day here: Lowest Cost 5,909 rows where an honest host costs 966, As Soon As
+	// Seen 4,516 where it costs 1,029). Once a part read again an hour later is still short, the
+	// host's total is taken to count more than it answers, and short looks are left to the count again for a day (2,813
+	// and 1,531 rows). Outside assumption 3, a job a replica leaves out past its final look is found there only by a count
+	// that comes after the replica catches up.
+	it.each(['lowestCost', 'asSoonAsSeen'] as const)('sends what it sends on an honest host, for under three times its rows, where the host\'s total always counts one more than it answers, under %s', async (delivery) => {
 		const jobs = generateIndex({ ...HARSH, shape: 'batch', seed: 7, fromMs: T0 - HOUR, toMs: T0 + 24 * HOUR, perHour: 40 });
-		// And a replica that leaves one job out until 75 minutes after its createdAt, past its final look: the count finds it.
-		const leftOut = jobs.find((j) => j.visibleMs > T0 + 10 * HOUR && j.goneMs === undefined)!;
 		const runOn = async (overcount: number) => {
-			const d = drive(jobs, { settings: { delivery: 'lowestCost' } });
+			const d = drive(jobs, { settings: { delivery } });
 			const honest = d.index.fetchPage;
 			(d.index as { fetchPage: typeof honest }).fetchPage = async (request: PageRequest) => {
 				const page = await honest(request);
-				const jobsOf = overcount > 0 && d.clock.ms < leftOut.createdMs + 75 * MINUTE ? page.jobs.filter((j) => j.uid !== leftOut.uid) : page.jobs;
-				return { ...page, jobs: jobsOf, total: page.total + overcount };
+				return { ...page, total: page.total + overcount };
 			};
 			await d.poll();
 			await d.pollUntil(T0 + 24 * HOUR);

@@ -137,11 +137,6 @@ export class SearchRun {
 		return Math.min(toMs, Math.max(Math.floor(toMs / MINUTE_MS) * MINUTE_MS, Math.ceil((fromMs + 1) / MINUTE_MS) * MINUTE_MS));
 	}
 
-	/** Whether a part read again an hour after a look left a job out came short again lately: the host's total counts more than it answers. */
-	private overcounts(): boolean {
-		return this.watch!.overcountsSeenMs > this.deps.now() - MEMORY_MS;
-	}
-
 	/** Whether final looks read whole: late ties hide in known milliseconds, or the host rounds the bounds. */
 	private coarse(): boolean {
 		const { tiesSeenMs, floorMs } = this.watch!;
@@ -334,8 +329,10 @@ export class SearchRun {
 
 	/** A final look that left out a job its total counted is read again next poll and once the job must show (assumption 3): a count could take it for a removal. */
 	private readAgainIfShort(read: RangeRead, range: Range): void {
-		// Not where a page skipped the rest of a minute or second (the same rows again), nor where the host's total counts more than it answers.
-		if (read.short && !read.capped && !this.overcounts()) this.watch!.pending.push({ ...range }, { ...range, afterMs: this.deps.now() + HOUR_MS });
+		// Not where a page skipped the rest of a minute or second (the same rows again), nor where a part read again an hour
+		// later came short again lately (the host's total counts more than it answers).
+		const overcounts = this.watch!.overcountsSeenMs > this.deps.now() - MEMORY_MS;
+		if ((read.short || read.stuck) && !read.capped && !overcounts) this.watch!.pending.push({ ...range }, { ...range, afterMs: this.deps.now() + HOUR_MS });
 	}
 
 	/** Counts what had its final look, hourly once it holds enough jobs: more than known means one shown late in a known millisecond. */
