@@ -401,6 +401,20 @@ describe('the index clock', () => {
 		expect(await lowestCostPastLateWindowMs(jobs, 6, T0 + 3 * HOUR, T0 + 4 * HOUR)).toBeLessThanOrEqual(8 * MINUTE);
 	});
 
+	// The look asked for the newest job after the final look, a row every hour: 1.85 rows a job here. It now asks only
+	// for a job newer than the clock it believes, which a quiet search mostly has not, so it goes every five minutes
+	// for free, and catches the moments just after the index shows a job (hourly, a job came 29 minutes past its Late Window).
+	it('Lowest Cost keeps the index clock on a narrow search for under 1.4 rows a job, sending each job within 10 minutes past its Late Window', async () => {
+		const jobs = generateIndex({ ...HARSH, shape: 'batch', seed: 7, fromMs: T0 - HOUR, toMs: T0 + 24 * HOUR, perHour: 2 });
+		const d = drive(jobs, { settings: { delivery: 'lowestCost' } });
+		await d.poll();
+		const sentAtMs = new Map<string, number>();
+		for (let t = T0 + MINUTE; t <= T0 + 24 * HOUR; t += MINUTE) for (const item of (await d.poll(t)).emit) sentAtMs.set(String(item.uid), t);
+		const watched = jobs.filter((j) => j.createdMs > T0 + HOUR && j.createdMs < T0 + 22 * HOUR && j.goneMs === undefined);
+		for (const j of watched) expect(sentAtMs.get(j.uid)! - (j.createdMs + HOUR)).toBeLessThanOrEqual(10 * MINUTE);
+		expect(d.index.rows()).toBeLessThan(1.4 * sentAtMs.size);
+	});
+
 	// The hourly look alone fell every time just before a batch, so the clock stayed a batch behind (20 minutes late).
 	it('Lowest Cost sends a job a few minutes past its Late Window where the index shows jobs in batches every quarter of an hour', async () => {
 		const QUARTER = 15 * MINUTE;

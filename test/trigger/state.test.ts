@@ -24,6 +24,7 @@ const watch: Watch = {
 	repeatsSeenMs: T0 - 4,
 	overcountsSeenMs: T0 - 6,
 	offsets: [{ atMs: T0 - MINUTE, offsetMs: -90_000 }],
+	clockLookMs: T0 - 7,
 };
 
 const state: TriggerState = {
@@ -72,7 +73,7 @@ describe('the stored state', () => {
 		expect(readState({ ...before, version: 6, lastPoll: new Date(T0 - 5).toISOString() })).toEqual({ ...state, polls: 0 });
 	});
 
-	it.each(['repeatsSeen', 'overcountsSeen'])('reads a state saved before it kept %s as one whose host never did', (field) => {
+	it.each(['repeatsSeen', 'overcountsSeen', 'clockLook'])('reads a state saved before it kept %s as never seen', (field) => {
 		const staticData: Record<string, unknown> = {};
 		writeState(staticData as never, state);
 		const stored = JSON.parse(JSON.stringify(staticData));

@@ -1,5 +1,6 @@
 import { MAX_ROWS_PER_CALL } from '../filters';
 import { Reader, type Page, type PageRequest, type RangeRead, type ReadJob, type TimeRange } from '../paging/reader';
+import { indexClockMs, withSample } from './clock';
 import { Known, forget } from './known';
 import type { RequestBudget } from './requests';
 import { cloneWatch, type Range, type SearchState } from './state';
@@ -111,19 +112,10 @@ export class SearchRun {
 		}
 	}
 
-	/** The index's clock: at least n8n's plus the largest lead of a newest job seen lately (never believed beyond INDEX_CLOCK_DOUBT_MS). */
-	private indexNowMs(): number {
-		const offsets = this.watch?.offsets ?? [];
-		if (offsets.length === 0) return this.deps.now() - INDEX_CLOCK_DOUBT_MS;
-		return this.deps.now() + Math.min(INDEX_CLOCK_DOUBT_MS, Math.max(...offsets.map((o) => o.offsetMs)));
-	}
+	private indexNowMs = (): number => indexClockMs(this.watch?.offsets ?? [], this.deps.now());
 
 	private noteOffset(newestMs: number): void {
-		if (!Number.isFinite(newestMs)) return;
-		const atMs = this.deps.now();
-		const offsetMs = newestMs - atMs;
-		// Only samples that may still be the largest are kept.
-		this.watch!.offsets = [...this.watch!.offsets.filter((o) => o.offsetMs > offsetMs), { atMs, offsetMs }];
+		this.watch!.offsets = withSample(this.watch!.offsets, newestMs, this.deps.now());
 	}
 
 	/** Whether the host answered rows outside the range asked lately: it rounds the bounds (DESIGN.md, assumption 6). */
@@ -208,13 +200,18 @@ export class SearchRun {
 		watch.pending.push({ fromMs, toMs: read.unread.toMs, ...(learnBeforeMs === undefined ? {} : { learnBeforeMs }) });
 	}
 
-	/** Lowest Cost reads no head; a one-row look at the newest job keeps the index's clock: hourly, more often in the first hour. */
+	/** Lowest Cost reads no head; a one-row look for a job newer than the clock it believes keeps that clock, every LOOK_STEP_MS. */
 	private async probeClock(): Promise<void> {
 		const nowMs = this.deps.now();
-		if (this.watch!.offsets.some((o) => o.atMs > nowMs - Math.min(COUNT_EVERY_MS, (nowMs - this.previous.activatedMs) / 2))) return;
+		const watch = this.watch!;
+		if (watch.clockLookMs > nowMs - LOOK_STEP_MS) return;
+		const toMs = nowMs + INDEX_CLOCK_DOUBT_MS;
+		// Only a newer job tells more: a quiet search's look is mostly empty, and free. With no job seen in a day, the newest.
+		const fromMs = watch.offsets.length > 0 ? Math.min(toMs, this.indexNowMs() + 1) : watch.finalMs + 1;
 		this.burst = true;
-		await this.reader.count({ fromMs: this.watch!.finalMs + 1, toMs: nowMs + INDEX_CLOCK_DOUBT_MS });
+		const count = await this.reader.count({ fromMs, toMs });
 		this.burst = false;
+		if (count) watch.clockLookMs = nowMs;
 		this.noteOffset(Math.max(...[...this.reader.jobs.values()].map((j) => j.createdMs)));
 	}
 
@@ -253,6 +250,7 @@ export class SearchRun {
 			repeatsSeenMs: 0,
 			overcountsSeenMs: 0,
 			offsets: [],
+			clockLookMs: 0,
 		};
 		this.known = new Known(this.watch, this.reader, this.knownElsewhere);
 		this.known.absorb(read, -Infinity, learnBeforeMs);

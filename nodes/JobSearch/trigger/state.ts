@@ -41,6 +41,8 @@ export interface Watch {
 	overcountsSeenMs: number;
 	/** Recent (createdAt − host time) of the newest job at head reads, the activation read and Lowest Cost's looks. */
 	offsets: { atMs: number; offsetMs: number }[];
+	/** When Lowest Cost last looked at the index's clock (0: never). */
+	clockLookMs: number;
 }
 
 /** A poll's own copy. By hand, not structuredClone: under Jest its Set fails ("incompatible receiver") in the property tests. */
@@ -122,6 +124,7 @@ function readWatch(w: IDataObject): Watch {
 		repeatsSeenMs: finite(w.repeatsSeen ?? 0),
 		overcountsSeenMs: finite(w.overcountsSeen ?? 0),
 		offsets: list(w.offsets).map((o) => ({ atMs: time((o as IDataObject).at), offsetMs: finite((o as IDataObject).offsetMs) })),
+		clockLookMs: finite(w.clockLook ?? 0),
 	};
 }
 
@@ -140,6 +143,7 @@ function storeWatch(w: Watch): IDataObject {
 		repeatsSeen: w.repeatsSeenMs,
 		overcountsSeen: w.overcountsSeenMs,
 		offsets: w.offsets.map((o) => ({ at: iso(o.atMs), offsetMs: o.offsetMs })),
+		clockLook: w.clockLookMs,
 	};
 }
 

@@ -41,7 +41,7 @@ export const YOUNG_LOOK_AGES_MS = [8, 16, 28, 40].map((m) => m * MINUTE_MS);
 /** Where the known jobs above the floor would share this many milliseconds by chance (a bulk import), final looks read whole. */
 export const CHANCE_TIES_WHOLE = 0.05;
 
-/** An As Soon As Seen look waits until this much is due, so the newest stretch is asked once per step, not once a poll. */
+/** An As Soon As Seen look waits until this much is due, so the newest stretch is asked once per step, not once a poll; Lowest Cost looks at the index's clock as often. */
 export const LOOK_STEP_MS = 5 * MINUTE_MS;
 
 /** Where the requests cannot ask every stretch, a final look that lags this far reads the part whole instead (rows for requests). */
