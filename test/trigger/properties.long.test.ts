@@ -286,19 +286,14 @@ describe('counterexamples the soak found, kept as they were found', () => {
 		await expectEveryJobOnce('host writes whole seconds, 100 rows a page; imports of 600', 1, 1, 'lowestCost');
 	});
 
-	// A final read on a host not yet seen to round the bounds got a page of rows just past its end only (1000 and, in the
-	// second case, 1002), and was skipped; the part was left to the settling count, which a quiet search asks a day
-	// later, when the removal of 1000 made it match: 1001 (reposted into that part) was lost. A skipped final read is
-	// now read again, as a short one is. The second case holds the rule where the look at the index's clock, now
-	// mostly free, leaves the read room for a row more.
-	it.each([
-		['as found', []],
-		['with a second job in the minute past the read', [{ at: 281, lag: 0, tie: false, goneAfter: null, repostAfter: null }]],
-	])('sends a job of a final read skipped for rows just past its end, where a removal makes the day\'s count match, %s (soak seed 681621057)', async (_, more: Posting[]) => {
+	// A final read on a host not yet seen to round the bounds, with no job known, got a page of one row just past its end,
+	// and was skipped; the part was left to the settling count, which a quiet search asks a day later, when the removal
+	// of 1000 made it match: 1001 (reposted into that part) was lost. Lowest Cost's look at the index's clock took the
+	// poll's other row then; it now asks only for a job newer than the clock it believes, mostly none, and goes last.
+	it('sends a job of a final read skipped for a row just past its end, where a removal makes the day\'s count match (soak seed 681621057)', async () => {
 		const postings: Posting[] = [
 			{ at: 281, lag: 0, tie: false, goneAfter: 240, repostAfter: null },
 			{ at: 195, lag: 0, tie: true, goneAfter: null, repostAfter: 21 },
-			...more,
 		];
 		const settings: Partial<Settings> = { maxJobsPerPoll: 1, requestsPerMinute: 1, pollTimeMs: 36_000, delivery: 'lowestCost' };
 		const { jobs, d, activationUnfinished } = await run(postings, [7, 66, 28, 47, 15, 59, 38, 81, 1], settings, { roundBoundsMs: 60_000 }, true);

@@ -79,6 +79,8 @@ export interface CountRead {
 	total: number;
 	/** False when `total` is a search engine's round figure (see isExactTotal): the window holds at least that many. */
 	exact: boolean;
+	/** The createdAt of the newest job in the window, where it returned one. */
+	newestMs?: number;
 }
 
 /** Why a read stopped: its page brought nothing new, so the next page would be the same one, billed again. */
@@ -284,11 +286,14 @@ export class Reader {
 		if (this.spent()) return undefined;
 		const page = await this.fetch({ ...range, limit: 1 });
 		if (!page) return undefined;
+		let newestMs: number | undefined;
 		for (const job of page.jobs) {
 			const createdMs = createdMsOf(job);
-			if (job.uid !== undefined && createdMs >= range.fromMs && createdMs <= range.toMs) this.jobs.set(String(job.uid), { job, createdMs });
+			if (job.uid === undefined || createdMs < range.fromMs || createdMs > range.toMs) continue;
+			this.jobs.set(String(job.uid), { job, createdMs });
+			newestMs = Math.max(newestMs ?? -Infinity, createdMs);
 		}
-		return { total: page.total, exact: isExactTotal(page.total) };
+		return { total: page.total, exact: isExactTotal(page.total), ...(newestMs === undefined ? {} : { newestMs }) };
 	}
 
 	private async fetch(request: PageRequest): Promise<Page | undefined> {

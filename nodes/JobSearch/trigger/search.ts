@@ -114,10 +114,6 @@ export class SearchRun {
 
 	private indexNowMs = (): number => indexClockMs(this.watch?.offsets ?? [], this.deps.now());
 
-	private noteOffset(newestMs: number): void {
-		this.watch!.offsets = withSample(this.watch!.offsets, newestMs, this.deps.now());
-	}
-
 	/** Whether the host answered rows outside the range asked lately: it rounds the bounds (DESIGN.md, assumption 6). */
 	private rounds(): boolean {
 		return this.watch!.roundsSeenMs > this.deps.now() - MEMORY_MS;
@@ -174,8 +170,7 @@ export class SearchRun {
 		if (!this.watch) return await this.activate();
 		const endRows = this.reader.rows + rows;
 		const outsideBefore = this.reader.outsideRows;
-		if (this.cheap) await this.probeClock();
-		else await this.reader.within(rows, async () => await this.readHead());
+		if (!this.cheap) await this.reader.within(rows, async () => await this.readHead());
 		// Rows outside the range asked (a host that rounds the bounds) are no new jobs: a head read that buys one every poll
 		// would otherwise take the rows of Max Jobs per Poll 1 for good, and the parts behind it would never be read.
 		const outside = this.reader.outsideRows - outsideBefore;
@@ -195,24 +190,27 @@ export class SearchRun {
 		const watch = this.watch!;
 		const newestMs = Math.max(...[...read.shown].map((uid) => this.reader.jobs.get(uid)!.createdMs));
 		watch.headMs = Math.max(watch.headMs, newestMs);
-		this.noteOffset(newestMs);
+		watch.offsets = withSample(watch.offsets, newestMs, this.deps.now());
 		if (read.complete || read.stuck || read.unread?.toMs === undefined) return;
 		watch.pending.push({ fromMs, toMs: read.unread.toMs, ...(learnBeforeMs === undefined ? {} : { learnBeforeMs }) });
 	}
 
-	/** Lowest Cost reads no head; a one-row look for a job newer than the clock it believes keeps that clock, every LOOK_STEP_MS. */
+	/** Lowest Cost reads no head: a one-row look for a job newer than the clock it believes keeps that clock, every LOOK_STEP_MS. */
 	private async probeClock(): Promise<void> {
 		const nowMs = this.deps.now();
 		const watch = this.watch!;
 		if (watch.clockLookMs > nowMs - LOOK_STEP_MS) return;
 		const toMs = nowMs + INDEX_CLOCK_DOUBT_MS;
-		// Only a newer job tells more: a quiet search's look is mostly empty, and free. With no job seen in a day, the newest.
-		const fromMs = watch.offsets.length > 0 ? Math.min(toMs, this.indexNowMs() + 1) : watch.finalMs + 1;
+		// Only a job newer than the clock it will still believe in an hour tells more (a quiet search's look is mostly empty,
+		// and free; a day-old sample has a successor before it is forgotten). With none, the newest job.
+		const lasting = watch.offsets.filter((o) => o.atMs > nowMs - MEMORY_MS + HOUR_MS);
+		const fromMs = lasting.length > 0 ? Math.min(toMs, indexClockMs(lasting, nowMs) + 1) : watch.finalMs + 1;
 		this.burst = true;
 		const count = await this.reader.count({ fromMs, toMs });
 		this.burst = false;
-		if (count) watch.clockLookMs = nowMs;
-		this.noteOffset(Math.max(...[...this.reader.jobs.values()].map((j) => j.createdMs)));
+		if (!count) return;
+		watch.clockLookMs = nowMs;
+		watch.offsets = withSample(watch.offsets, count.newestMs ?? -Infinity, this.deps.now());
 	}
 
 	/** The activation read learns the Late Window; if its first page came late, what was posted since (and the index's delay before) is sent. */
@@ -266,6 +264,8 @@ export class SearchRun {
 		// The count goes first: after final looks that take every request, the uid cap would forget unsettled jobs.
 		await this.settle();
 		await this.finalLook();
+		// Lowest Cost's look at the index's clock goes last: where requests are scarce, it must not take the final looks'.
+		if (this.cheap) await this.probeClock();
 	}
 
 	/** A final look lagging FINAL_LAG_MAX_MS past its poll takes one request before the head, which could otherwise take them all. */
@@ -330,7 +330,7 @@ export class SearchRun {
 		// Not where a page skipped the rest of a minute or second (the same rows again), nor where a part read again an hour
 		// later came short again lately (the host's total counts more than it answers).
 		const overcounts = this.watch!.overcountsSeenMs > this.deps.now() - MEMORY_MS;
-		if ((read.short || read.stuck) && !read.capped && !overcounts) this.watch!.pending.push({ ...range }, { ...range, afterMs: this.deps.now() + HOUR_MS });
+		if (read.short && !read.capped && !overcounts) this.watch!.pending.push({ ...range }, { ...range, afterMs: this.deps.now() + HOUR_MS });
 	}
 
 	/** Counts what had its final look, hourly once it holds enough jobs: more than known means one shown late in a known millisecond. */
