@@ -3,7 +3,7 @@ import { mergeSearches, searchKey } from '../../nodes/JobSearch/trigger/searches
 import type { TriggerState } from '../../nodes/JobSearch/trigger/state';
 import { seededRandom } from '../../server/random';
 import { T0, busiestMinute } from './drive';
-import { HOUR, MINUTE, arrayIndex, classifyModelFailure, generateIndex, shownAt, type IndexBehaviour, type IndexedJob } from './indexModel';
+import { HARSH, HOUR, MINUTE, arrayIndex, classifyModelFailure, generateIndex, shownAt, type IndexBehaviour, type IndexedJob } from './indexModel';
 import { defaultSettings, simulate } from './simulation';
 
 // Several searches in one trigger, on the cycle's own terms: each search asks its own index (the
@@ -181,6 +181,21 @@ describe('several searches where a poll may send few requests', () => {
 		}
 		return Object.assign(sent, { state: state! });
 	}
+
+	// Found in review: the turn went by the polls made, so where the key allows a request every other poll (Requests per
+	// Minute 0.5, Every Minute) the same searches went first at every poll that had one, and the others never read.
+	it.each([2, 4])('sends the jobs of each of %i searches where the key allows a request only every other poll', async (n) => {
+		const from = Date.UTC(2026, 10, 20);
+		const searches = Array.from({ length: n }, (_, k) => ({
+			key: `s${k}`,
+			jobs: generateIndex({ ...HARSH, shape: 'batch', perHour: 10, seed: 7 + k, fromMs: from, toMs: from + 8 * HOUR }).map((j) => ({ ...j, uid: `${k}-${j.uid}` })),
+		}));
+		const settings = defaultSettings({ requestsPerMinute: 0.5 });
+		const [f] = await simulate([{ jobs: searches.flatMap((s) => s.jobs), searches, settings, everyMinutes: 1 }], from, from + 8 * HOUR);
+		// Four searches on a request every two minutes may still owe the last hours' jobs at the end.
+		const shownEarly = new Set(searches.flatMap((s) => s.jobs).filter((j) => j.visibleMs < from + 5 * HOUR).map((j) => j.uid));
+		expect(f.lost.filter((uid) => shownEarly.has(uid))).toEqual([]);
+	});
 
 	it('sends each job once and names both searches where 36-second polls every 15 minutes leave few requests, also once one search is removed', async () => {
 		// 40 jobs an hour, to the millisecond, matching both searches; A is removed after two hours.

@@ -96,7 +96,8 @@ export async function runSearches(
 			searches: Object.fromEntries(searches.map(({ key }, index) => [key, results[index].state])),
 			requests: budget.toLedger(),
 			...(trouble ? { trouble } : {}),
-			polls: base.polls + 1,
+			// Counted where a request went: where one goes every other poll, each search still has its turn.
+			polls: base.polls + (budget.taken > 0 ? 1 : 0),
 			...(removedSent.size > 0 ? { removedSent } : {}),
 		},
 		reader: {

@@ -49,6 +49,8 @@ export class RequestBudget {
 	private ledger: RequestLedger;
 	/** Time spent waiting in this poll: for the rate window, or out a 429's Retry-After. */
 	waitedMs = 0;
+	/** The requests this poll sent, whatever came of them. */
+	taken = 0;
 	/** This poll has already slowed down for a 429: one busy moment halves the rate once. */
 	private yielded = false;
 
@@ -95,6 +97,7 @@ export class RequestBudget {
 			this.waitedMs += turnMs - nowMs;
 		}
 		this.ledger.tokens -= 1;
+		this.taken++;
 		this.ledger.sentMs = [...this.ledger.sentMs, this.clock.now()].slice(-windowCap(this.settings));
 		return true;
 	}

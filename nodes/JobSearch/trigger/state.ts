@@ -70,7 +70,7 @@ export interface TriggerState {
 	searches: Record<string, SearchState>;
 	requests: RequestLedger;
 	trouble?: Trouble;
-	/** The polls it has made: the searches take turns at going first by it. */
+	/** The polls that sent a request: the searches take turns at going first by it. */
 	polls: number;
 	/** uid → createdAt of the jobs removed searches sent, while another search may still read them. */
 	removedSent?: Map<string, number>;
