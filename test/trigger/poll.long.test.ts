@@ -129,10 +129,9 @@ describe('when polls fail in the middle of the day', () => {
 			// look, a whole read within the Late Window (60 minutes) and 10 more, and a poll.
 			settleMs: 85 * MINUTE,
 			beforePoll: async (h, index) => {
-				// Faults that last the whole poll, past its retries (at once, then after waits that double from 30 seconds).
-				h.server.admin.clearFaults();
-				if (index === 3 || index === 4) h.server.admin.injectFault({ kind: '500', share: 1, tool: 'search_jobs' });
-				if (index === 8) h.server.admin.injectFault({ kind: 'drop', share: 1, tool: 'search_jobs' });
+				// Three faults outlast the transport's two retries in a poll.
+				if (index === 3 || index === 4) h.server.admin.injectFault({ kind: '500', times: 3, tool: 'search_jobs' });
+				if (index === 8) h.server.admin.injectFault({ kind: 'drop', times: 3, tool: 'search_jobs' });
 				// Another workflow uses up the key's minute (a window in the future matches nothing, so costs nothing).
 				if (index === 12) await fillRateWindow(h);
 			},

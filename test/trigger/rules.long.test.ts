@@ -1,7 +1,7 @@
 import type { PageRequest } from '../../nodes/JobSearch/paging/reader';
-import { T0, busiestMinute, drive, uidsOf } from './drive';
+import { T0, busiestMinute, drive } from './drive';
 import { HARSH, HOUR, MINUTE, generateIndex, type IndexBehaviour, type IndexedJob } from './indexModel';
-import { defaultSettings, pollTimeFor, simulate, type SimFigures } from './simulation';
+import { defaultSettings, simulate, type SimFigures } from './simulation';
 import type { CycleSettings } from '../../nodes/JobSearch/trigger/cycle';
 import { SHAPE_CASES, runCase } from '../../bench/triggerShapes';
 
@@ -740,17 +740,6 @@ describe('hosts that deviate from the contract in ordinary ways', () => {
 	it('rides out a 20-minute spell of 503s: no failed execution, nothing lost, within the key', async () => {
 		const from = Date.UTC(2026, 10, 20);
 		expectOnceWithinTheKey(await day({}, { outages: [{ fromMs: from + 5 * HOUR, toMs: from + 5 * HOUR + 20 * MINUTE }] }, 1));
-	});
-
-	// Two retries at once gave up on a spell a few minutes long, and an hourly poll sent its jobs an hour late.
-	it('sends at an hourly poll the jobs a spell of 503s ending within the poll\'s time held back', async () => {
-		const jobs = steady(T0 - 30 * MINUTE, T0 + 2 * HOUR, 5 * MINUTE);
-		const outages = [{ fromMs: T0 + HOUR - MINUTE, toMs: T0 + HOUR + 3 * MINUTE }];
-		const d = drive(jobs, { settings: { intervalMs: HOUR, pollTimeMs: pollTimeFor(60) }, behaviour: { outages } });
-		await d.poll();
-		const { emit } = await d.poll(T0 + HOUR);
-		expect(uidsOf(emit).sort()).toEqual(jobs.filter((j) => j.visibleMs > T0 && j.visibleMs <= d.clock.ms).map((j) => j.uid).sort());
-		expect(d.failed).toBe(0);
 	});
 
 	// A part the host answers with the same rows is not asked again every poll: in three hours As Soon As Seen pays 407 rows

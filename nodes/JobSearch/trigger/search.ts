@@ -10,7 +10,6 @@ import {
 	CHANCE_TIES_WHOLE,
 	COUNT_EVERY_MS,
 	COUNT_MIN_KNOWN,
-	FAULT_PAUSE_MS,
 	FINAL_LAG_MAX_MS,
 	HOUR_MS,
 	LOOK_STEP_MS,
@@ -18,6 +17,7 @@ import {
 	MAX_SEEN_UIDS,
 	MEMORY_MS,
 	MINUTE_MS,
+	PASSING_RETRIES,
 	POLL_TIME_SHARE,
 	ROWS_PER_REQUEST,
 	YOUNG_LOOK_AGES_MS,
@@ -55,7 +55,6 @@ export class SearchRun {
 	/** The requests this search's looks may still send in this poll. */
 	private quota = Infinity;
 	private readonly cheap = this.settings.delivery === 'lowestCost';
-	private readonly deadlineMs = this.deps.now() + this.settings.pollTimeMs * POLL_TIME_SHARE;
 	/** Its activation read has not begun: it goes with the other searches' (cycle.ts). */
 	readonly activating = !this.previous.watch;
 
@@ -70,7 +69,7 @@ export class SearchRun {
 		this.reader = new Reader(async (request) => await this.fetch(request), {
 			rowsPerRequest: ROWS_PER_REQUEST,
 			maxRows: this.watch ? 2 * settings.maxJobsPerPoll : settings.firstPollLookbackMs !== undefined ? settings.maxJobsPerPoll : MAX_ROWS_PER_CALL,
-			deadlineMs: this.deadlineMs,
+			deadlineMs: deps.now() + settings.pollTimeMs * POLL_TIME_SHARE,
 			now: deps.now,
 			admit: async () => {
 				if (this.reader.requests >= this.quota) return false;
@@ -108,12 +107,8 @@ export class SearchRun {
 			}
 			const meaning = this.deps.classify(answer.error);
 			if (meaning.kind === 'rate-limited') this.budget.rateLimited(meaning.retryAfterMs);
-			// A passing fault is asked again at once, then after waits that double while the poll's time allows: a spell of
-			// 503s may end within it.
-			const waitMs = meaning.kind === 'passing' && retries++ > 0 ? FAULT_PAUSE_MS * 2 ** (retries - 2) : 0;
-			if (meaning.kind === 'lasting' || this.deps.now() + waitMs >= this.deadlineMs) throw answer.error;
-			if (waitMs > 0) await this.deps.sleep(waitMs);
-			if (!(await this.budget.take())) throw answer.error;
+			const again = meaning.kind === 'rate-limited' || (meaning.kind === 'passing' && retries++ < PASSING_RETRIES);
+			if (!again || !(await this.budget.take())) throw answer.error;
 		}
 	}
 

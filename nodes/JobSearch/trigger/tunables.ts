@@ -17,11 +17,10 @@ export const RATE_LIMITED_SHARE = 0.75;
 /** The rate comes back by this share a minute after a 429: a key that got busy for a moment is not slowed for good. */
 export const RATE_RECOVERY_PER_MINUTE = 0.1;
 
-/**
- * A passing fault (5xx, timeout) is asked again at once, then after this long, doubling while the poll's time allows (a spell of
- * 503s may end within it); after the poll, requests pause this long, or half as long as the fault has lasted, up to ten times
- * this: a service that is down is not hammered.
- */
+/** A passing fault (5xx, timeout) is asked again this many times in the poll, each a request of the budget. */
+export const PASSING_RETRIES = 2;
+
+/** Then requests pause this long, or half as long as the fault has lasted, up to ten times this: a service that is down is not hammered. */
 export const FAULT_PAUSE_MS = 30_000;
 
 /** Passing faults fail no execution before this long (then once per this long): a 20-minute outage is ridden out quietly. */
