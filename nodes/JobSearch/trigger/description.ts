@@ -33,7 +33,7 @@ export const TRIGGER_OWNED_KEYS = ['limit', 'searchPeriod', 'fromDate', 'toDate'
 
 export const properties: INodeProperties[] = [
 	{
-		displayName: `Cost: about ${perJob(MEASURED.soonRowsPerJob)} per new job for searches of up to ${MEASURED.upToPostingsPerHour} new jobs an hour, up to ${perJob(MEASURED.busyRowsPerJob)} for busier ones; with Delivery set to Lowest Cost, at most ${perJob(MEASURED.lowestCostRowsPerJob)} (plus up to ${perJob(1)} an hour on quiet searches), an hour later. Each job is sent once. Activation pays once for the matching jobs of the last ${DEFAULT_LATE_WINDOW_MINUTES === 60 ? 'hour' : `${DEFAULT_LATE_WINDOW_MINUTES} minutes`} and sends none of them. Fetch Test Event shows up to ${MANUAL_SAMPLE_SIZE} recent jobs of each search, paid like any other (${perJob(MANUAL_SAMPLE_SIZE)} a search), and changes nothing of the alert.`,
+		displayName: `Cost: about ${perJob(MEASURED.soonRowsPerJob)} per new job for searches of up to ${MEASURED.upToPostingsPerHour} new jobs an hour, up to ${perJob(MEASURED.busyRowsPerJob)} for busier ones; with Delivery set to Lowest Cost, at most ${perJob(MEASURED.lowestCostRowsPerJob)}, an hour later. Each job is sent once. Activation pays once for the matching jobs of the last ${DEFAULT_LATE_WINDOW_MINUTES === 60 ? 'hour' : `${DEFAULT_LATE_WINDOW_MINUTES} minutes`} and sends none of them. Fetch Test Event shows up to ${MANUAL_SAMPLE_SIZE} recent jobs of each search, paid like any other (${perJob(MANUAL_SAMPLE_SIZE)} a search), and changes nothing of the alert.`,
 		name: 'creditNotice',
 		type: 'notice',
 		default: '',
@@ -108,7 +108,7 @@ export const properties: INodeProperties[] = [
 					{
 						name: 'Lowest Cost',
 						value: 'lowestCost',
-						description: `Each job about an hour after it was posted, once nothing more can show up around it: at most ${perJob(MEASURED.lowestCostRowsPerJob)} per job, plus up to ${perJob(1)} an hour to keep its timing on quiet searches`,
+						description: `Each job about an hour after it was posted, once nothing more can show up around it: at most ${perJob(MEASURED.lowestCostRowsPerJob)} per job`,
 					},
 				],
 				description: 'Choose Lowest Cost for digests and busy searches where an hour does not matter',

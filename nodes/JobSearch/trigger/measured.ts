@@ -5,6 +5,6 @@ export const MEASURED = {
 	upToPostingsPerHour: 150,
 	/** As Soon As Seen on busier searches, bulk imports and posting times in whole seconds or minutes. */
 	busyRowsPerJob: 2.01,
-	/** Delivery Lowest Cost, on searches of a few new jobs an hour or more; its hourly look at the index's clock costs up to a row an hour besides. */
+	/** Delivery Lowest Cost, on every search (its look at the index's clock included), two new jobs an hour or more. */
 	lowestCostRowsPerJob: 1.15,
 } as const;
