@@ -245,10 +245,11 @@ export class Reader {
 			if (toMs !== undefined && newestMs > toMs) this.overreachMs = Math.max(this.overreachMs, newestMs - toMs);
 			const exact = isExactTotal(page.total);
 			firstTotal ??= exact && range.toMs !== undefined ? page.total : 0;
-			// Nothing left: an empty page, a page that reached below the range (where createdAt are whole seconds, below the
-			// second it starts in: the host compares its milliseconds, so that second's rows may be in it), or one that held
-			// every match of its window (a rounded total is only "at least": there a full page reads on).
-			if (uids.size === 0 || oldestMs < (wholeSeconds() ? fromMs - (fromMs % SECOND_MS) : fromMs)) return done();
+			// Nothing left: an empty page, a page that reached below the range, or one that held every match of its window (a
+			// rounded total is only "at least": there a full page reads on). Where createdAt are whole seconds, a page with new
+			// jobs that reached the second the range begins in reads that second on to its end: the host compares its
+			// milliseconds, so more of that second's jobs may be in the range beyond the page.
+			if (uids.size === 0 || oldestMs < (wholeSeconds() && fresh > 0 ? fromMs - (fromMs % SECOND_MS) : fromMs)) return done();
 			if (uids.size >= page.total && (exact || page.jobs.length < limit)) return done();
 			// A page that asked past where the last one ended and brought nothing new: that stretch holds more jobs than the
 			// host answers in a page (or a replica is behind). A host that rounds the bounds (its rows reach past toDate)
