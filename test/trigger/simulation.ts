@@ -65,13 +65,13 @@ export interface SimFigures {
 	maxRequestsPerPoll: number;
 	/** The most requests this trigger sent in any 60 seconds. */
 	peakPerMinute: number;
-	/** Of the jobs delivered, the share sent on the first poll at which the index showed them. */
+	/** Of the jobs delivered, the share sent on the first poll at which the index showed them (a poll in an outage sees none). */
 	firstPollShare: number;
 	/** Minutes from the first poll at which the index showed a job to the poll that sent it. */
 	worstDelayMinutes: number;
 	/** That delay for every job delivered, in minutes. */
 	delays: number[];
-	/** The most minutes a job was sent after its posting's Late Window ended (Lowest Cost's promise). */
+	/** The most minutes a job was sent after its posting's Late Window ended, less those the host was down (Lowest Cost's promise). */
 	worstPastLateWindowMinutes: number;
 	/** Polls that would be failed executions in n8n. */
 	failedPolls: number;
@@ -206,6 +206,9 @@ function figuresOf(run: Running, fromMs: number, toMs: number): SimFigures {
 	const skewMs = run.spec.behaviour?.skewMs ?? 0;
 	const lateWindowMs = run.spec.settings.lateWindowMs;
 	const { pollTimes, deliveredAt } = run;
+	const outages = run.spec.behaviour?.outages ?? [];
+	const outageAt = (ms: number) => outages.some((o) => ms >= o.fromMs && ms < o.toMs);
+	const downMs = (fromMs: number, toMs: number) => outages.reduce((sum, o) => sum + Math.max(0, Math.min(toMs, o.toMs) - Math.max(fromMs, o.fromMs)), 0);
 	// Owed: first shown after activation, within the Late Window of its posting, shown at some
 	// poll, still shown at the end, and shown early enough that its final look came before the
 	// end (what shows later may still be on its way).
@@ -228,10 +231,13 @@ function figuresOf(run: Running, fromMs: number, toMs: number): SimFigures {
 			lost.push(job.uid);
 			continue;
 		}
-		const first = pollTimes.find((p) => shownAt(job, p - skewMs) && p >= job.visibleMs + skewMs) ?? at;
+		// A poll in an outage sees nothing (every request fails): the first that could see a job is one the host answered.
+		const first = pollTimes.find((p) => shownAt(job, p - skewMs) && p >= job.visibleMs + skewMs && !outageAt(p)) ?? at;
 		if (at <= first) firstPoll++;
 		const postedMs = job.repost && job.repost.atMs <= at - skewMs ? job.repost.createdMs : job.createdMs;
-		pastLateWindow = Math.max(pastLateWindow, (at - (postedMs + skewMs + lateWindowMs)) / MINUTE);
+		// Lowest Cost's promise: the time past the Late Window's end, less what of it the host was down (no reader can read then).
+		const lateWindowEndMs = postedMs + skewMs + lateWindowMs;
+		pastLateWindow = Math.max(pastLateWindow, (at - lateWindowEndMs - downMs(lateWindowEndMs, at)) / MINUTE);
 		worst = Math.max(worst, (at - first) / MINUTE);
 		// TRACE_WORST=1: every job sent more than 16 minutes after the first poll that could see it.
 		if (process.env.TRACE_WORST && (at - first) / MINUTE > 16) console.log('late', job.uid, 'posted', new Date(job.createdMs).toISOString(), 'shown', new Date(job.visibleMs).toISOString(), 'sent', new Date(at).toISOString());
