@@ -19,10 +19,7 @@ const watch: Watch = {
 		{ fromMs: T0 - 59 * MINUTE, toMs: T0 - 50 * MINUTE },
 		{ fromMs: T0 - 69 * MINUTE, toMs: T0 - 65 * MINUTE, afterMs: T0 + 40 * MINUTE },
 	],
-	tiesSeenMs: T0 - 3,
-	roundsSeenMs: 0,
-	repeatsSeenMs: T0 - 4,
-	overcountsSeenMs: T0 - 6,
+	lastSeenMs: { ties: T0 - 3, rounds: 0, repeats: T0 - 4, overcounts: T0 - 6 },
 	offsets: [{ atMs: T0 - MINUTE, offsetMs: -90_000 }],
 	clockLookMs: T0 - 7,
 };
@@ -73,12 +70,16 @@ describe('the stored state', () => {
 		expect(readState({ ...before, version: 6, lastPoll: new Date(T0 - 5).toISOString() })).toEqual({ ...state, polls: 0 });
 	});
 
-	it.each(['repeatsSeen', 'overcountsSeen', 'clockLook'])('reads a state saved before it kept %s as never seen', (field) => {
+	it.each([
+		['repeatsSeen', { lastSeenMs: { ...watch.lastSeenMs, repeats: 0 } }],
+		['overcountsSeen', { lastSeenMs: { ...watch.lastSeenMs, overcounts: 0 } }],
+		['clockLook', { clockLookMs: 0 }],
+	])('reads a state saved before it kept %s as never seen', (field, never) => {
 		const staticData: Record<string, unknown> = {};
 		writeState(staticData as never, state);
 		const stored = JSON.parse(JSON.stringify(staticData));
 		delete stored.searches.a1b2c3d4.watch[field];
-		expect(readState(stored)).toEqual({ ...state, searches: { ...state.searches, a1b2c3d4: { ...state.searches.a1b2c3d4, watch: { ...watch, [`${field}Ms`]: 0 } } } });
+		expect(readState(stored)).toEqual({ ...state, searches: { ...state.searches, a1b2c3d4: { ...state.searches.a1b2c3d4, watch: { ...watch, ...never } } } });
 	});
 
 	it('tells a trigger with no state from one whose state is of another version or malformed', () => {

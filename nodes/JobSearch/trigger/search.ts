@@ -3,7 +3,7 @@ import { Reader, type Page, type PageRequest, type RangeRead, type ReadJob, type
 import { indexClockMs, withSample } from './clock';
 import { Known, forget } from './known';
 import type { RequestBudget } from './requests';
-import { cloneWatch, type Range, type SearchState } from './state';
+import { cloneWatch, type HostTrait, type Range, type SearchState } from './state';
 import type { CycleDeps, CycleSettings } from './types';
 import {
 	ACTIVATION_READ_GRACE_MS,
@@ -78,7 +78,7 @@ export class SearchRun {
 				return await this.budget.take(burst);
 			},
 			throwFirstFailure: false,
-			repeats: () => (this.watch?.repeatsSeenMs ?? 0) > deps.now() - MEMORY_MS,
+			repeats: () => this.lately('repeats'),
 			wholeSeconds: true,
 		});
 		if (!this.watch) return;
@@ -114,31 +114,30 @@ export class SearchRun {
 
 	private indexNowMs = (): number => indexClockMs(this.watch?.offsets ?? [], this.deps.now());
 
-	/** Whether the host answered rows outside the range asked lately: it rounds the bounds (DESIGN.md, assumption 6). */
-	private rounds(): boolean {
-		return this.watch!.roundsSeenMs > this.deps.now() - MEMORY_MS;
+	/** Whether the host did this in the last day; `rounds`: it answered rows outside the range asked (DESIGN.md, assumption 6). */
+	private lately(trait: HostTrait): boolean {
+		return (this.watch?.lastSeenMs[trait] ?? 0) > this.deps.now() - MEMORY_MS;
 	}
 
 	/** `toMs`, or where the host rounds the bounds a whole minute (the first past `fromMs`, at least): it would answer the rest of a split minute first. */
 	private partEnd(fromMs: number, toMs: number): number {
-		if (!this.rounds()) return toMs;
+		if (!this.lately('rounds')) return toMs;
 		return Math.min(toMs, Math.max(Math.floor(toMs / MINUTE_MS) * MINUTE_MS, Math.ceil((fromMs + 1) / MINUTE_MS) * MINUTE_MS));
 	}
 
 	/** Whether final looks read whole: late ties hide in known milliseconds, or the host rounds the bounds. */
 	private coarse(): boolean {
-		const { tiesSeenMs, floorMs } = this.watch!;
-		return tiesSeenMs > this.deps.now() - MEMORY_MS || this.rounds() || this.known!.wholeMinutes() || this.known!.chanceTies(floorMs) >= CHANCE_TIES_WHOLE;
+		return this.lately('ties') || this.lately('rounds') || this.known!.wholeMinutes() || this.known!.chanceTies(this.watch!.floorMs) >= CHANCE_TIES_WHOLE;
 	}
 
 	/** Reads a range and takes in its jobs. A read the host keeps answering with the same rows is reported and taken as done. */
 	private async read(range: TimeRange, lateBeforeMs: number, learnBeforeMs?: number): Promise<RangeRead> {
-		const read = await this.reader.readRange(range, this.known!.at, this.rounds() ? MINUTE_MS : 0);
+		const read = await this.reader.readRange(range, this.known!.at, this.lately('rounds') ? MINUTE_MS : 0);
 		this.known!.absorb(read, lateBeforeMs, learnBeforeMs);
 		const nowMs = this.deps.now();
-		if (this.known!.tiesFound) this.watch!.tiesSeenMs = nowMs;
-		if (this.reader.outsideRows > 0) this.watch!.roundsSeenMs = nowMs;
-		if (this.reader.repeatedRows > 0) this.watch!.repeatsSeenMs = nowMs;
+		if (this.known!.tiesFound) this.watch!.lastSeenMs.ties = nowMs;
+		if (this.reader.outsideRows > 0) this.watch!.lastSeenMs.rounds = nowMs;
+		if (this.reader.repeatedRows > 0) this.watch!.lastSeenMs.repeats = nowMs;
 		if (read.stuck) this.skipStuck();
 		return read.stuck ? { ...read, complete: true } : read;
 	}
@@ -243,10 +242,7 @@ export class SearchRun {
 			gone: new Set(),
 			learned: new Set(),
 			pending: [],
-			tiesSeenMs: 0,
-			roundsSeenMs: 0,
-			repeatsSeenMs: 0,
-			overcountsSeenMs: 0,
+			lastSeenMs: { ties: 0, rounds: 0, repeats: 0, overcounts: 0 },
 			offsets: [],
 			clockLookMs: 0,
 		};
@@ -285,7 +281,7 @@ export class SearchRun {
 			if (this.reader.spent()) return;
 			if (part.afterMs !== undefined && part.afterMs > this.deps.now()) continue;
 			const read = await this.readWhole(part, part.learnBeforeMs);
-			if (part.afterMs !== undefined && read.short) watch.overcountsSeenMs = this.deps.now();
+			if (part.afterMs !== undefined && read.short) watch.lastSeenMs.overcounts = this.deps.now();
 			if (read.complete) watch.pending.splice(watch.pending.indexOf(part), 1);
 			else if (read.unread?.toMs !== undefined) part.toMs = read.unread.toMs;
 		}
@@ -296,10 +292,10 @@ export class SearchRun {
 		const watch = this.watch!;
 		const known = this.known!;
 		const dueMs = this.indexNowMs() - this.settings.lateWindowMs;
-		let endMs = this.rounds() ? Math.floor(dueMs / MINUTE_MS) * MINUTE_MS : dueMs;
+		let endMs = this.lately('rounds') ? Math.floor(dueMs / MINUTE_MS) * MINUTE_MS : dueMs;
 		for (const part of watch.pending) if (part.toMs > watch.finalMs) endMs = Math.min(endMs, part.fromMs - 1);
 		// Lowest Cost reads a job once whatever the step, but where a rounding host buys each read's first minute again.
-		if (endMs - watch.finalMs < (this.cheap && !(this.rounds() && known.wholeMinutes()) ? 1 : LOOK_STEP_MS)) return;
+		if (endMs - watch.finalMs < (this.cheap && !(this.lately('rounds') && known.wholeMinutes()) ? 1 : LOOK_STEP_MS)) return;
 		const whole = this.cheap || this.coarse();
 		while (watch.finalMs < endMs && !this.reader.spent()) {
 			const lagging = dueMs - watch.finalMs > FINAL_LAG_MAX_MS + this.settings.intervalMs;
@@ -329,8 +325,7 @@ export class SearchRun {
 	private readAgainIfShort(read: RangeRead, range: Range): void {
 		// Not where a page skipped the rest of a minute or second (the same rows again), nor where a part read again an hour
 		// later came short again lately (the host's total counts more than it answers).
-		const overcounts = this.watch!.overcountsSeenMs > this.deps.now() - MEMORY_MS;
-		if (read.short && !read.capped && !overcounts) this.watch!.pending.push({ ...range }, { ...range, afterMs: this.deps.now() + HOUR_MS });
+		if (read.short && !read.capped && !this.lately('overcounts')) this.watch!.pending.push({ ...range }, { ...range, afterMs: this.deps.now() + HOUR_MS });
 	}
 
 	/** Counts what had its final look, hourly once it holds enough jobs: more than known means one shown late in a known millisecond. */
@@ -357,7 +352,7 @@ export class SearchRun {
 	/** Freshness with the requests left: stretches asked again at each young age; not where the host rounds (a stretch would buy its neighbours). */
 	async youngLooks(share: number): Promise<void> {
 		const watch = this.watch;
-		if (!watch || this.firstPoll || this.cheap || this.rounds()) return;
+		if (!watch || this.firstPoll || this.cheap || this.lately('rounds')) return;
 		this.share(share);
 		const indexNowMs = this.indexNowMs();
 		for (const [k, ageMs] of YOUNG_LOOK_AGES_MS.entries()) {

@@ -9,6 +9,10 @@ export interface Range {
 	toMs: number;
 }
 
+/** What a host may do that the reading adapts to while it lasts. */
+export const HOST_TRAITS = ['ties', 'rounds', 'repeats', 'overcounts'] as const;
+export type HostTrait = (typeof HOST_TRAITS)[number];
+
 /** A part to read whole: the rest of a read a poll could not finish. */
 interface Part extends Range {
 	/** The activation's: its jobs created before this moment are learned, not sent. */
@@ -31,14 +35,12 @@ export interface Watch {
 	/** The uids of `seen` its activation learned as history, not sent by it (a search added later learns them): no other search takes them as sent. */
 	learned: Set<string>;
 	pending: Part[];
-	/** When the index last showed two jobs in one millisecond (0: never). */
-	tiesSeenMs: number;
-	/** When the host last answered rows outside the range asked (it rounds the bounds; 0: never). */
-	roundsSeenMs: number;
-	/** When the host last answered a uid twice in a page (0: never). */
-	repeatsSeenMs: number;
-	/** When a part read again an hour after a look left a job out still came short of its total (it counts more than it answers; 0: never). */
-	overcountsSeenMs: number;
+	/**
+	 * When (0: never) the index last showed two jobs in one millisecond, the host answered rows outside the range asked (it
+	 * rounds the bounds), a uid twice in a page, or came short of its total where a short look's part was read again an hour
+	 * later (it counts more than it answers): the reading adapts for a day after (MEMORY_MS).
+	 */
+	lastSeenMs: Record<HostTrait, number>;
 	/** Recent (createdAt − host time) of the newest job at head reads, the activation read and Lowest Cost's looks. */
 	offsets: { atMs: number; offsetMs: number }[];
 	/** When Lowest Cost last looked at the index's clock (0: never). */
@@ -47,7 +49,8 @@ export interface Watch {
 
 /** A poll's own copy. By hand, not structuredClone: under Jest its Set fails ("incompatible receiver") in the property tests. */
 export function cloneWatch(w: Watch): Watch {
-	return { ...w, youngMs: [...w.youngMs], seen: new Map(w.seen), gone: new Set(w.gone), learned: new Set(w.learned), pending: w.pending.map((p) => ({ ...p })), offsets: [...w.offsets] };
+	const { youngMs, seen, gone, learned, pending, lastSeenMs, offsets } = w;
+	return { ...w, youngMs: [...youngMs], seen: new Map(seen), gone: new Set(gone), learned: new Set(learned), pending: pending.map((p) => ({ ...p })), lastSeenMs: { ...lastSeenMs }, offsets: [...offsets] };
 }
 
 /** Since when passing failures have lasted, and when that was last reported. */
@@ -119,10 +122,7 @@ function readWatch(w: IDataObject): Watch {
 		gone: new Set(list(w.gone).filter((uid): uid is string => typeof uid === 'string' && seen.has(uid))),
 		learned: new Set(list(w.learned).filter((uid): uid is string => typeof uid === 'string' && seen.has(uid))),
 		pending: list(w.pending).map((p) => readPart(p as IDataObject)),
-		tiesSeenMs: finite(w.tiesSeen ?? 0),
-		roundsSeenMs: finite(w.roundsSeen ?? 0),
-		repeatsSeenMs: finite(w.repeatsSeen ?? 0),
-		overcountsSeenMs: finite(w.overcountsSeen ?? 0),
+		lastSeenMs: Object.fromEntries(HOST_TRAITS.map((trait) => [trait, finite(w[`${trait}Seen`] ?? 0)])) as Watch['lastSeenMs'],
 		offsets: list(w.offsets).map((o) => ({ atMs: time((o as IDataObject).at), offsetMs: finite((o as IDataObject).offsetMs) })),
 		clockLookMs: finite(w.clockLook ?? 0),
 	};
@@ -138,10 +138,7 @@ function storeWatch(w: Watch): IDataObject {
 		...(w.gone.size > 0 ? { gone: [...w.gone] } : {}),
 		...(w.learned.size > 0 ? { learned: [...w.learned] } : {}),
 		...(w.pending.length > 0 ? { pending: w.pending.map(storePart) } : {}),
-		tiesSeen: w.tiesSeenMs,
-		roundsSeen: w.roundsSeenMs,
-		repeatsSeen: w.repeatsSeenMs,
-		overcountsSeen: w.overcountsSeenMs,
+		...Object.fromEntries(HOST_TRAITS.map((trait) => [`${trait}Seen`, w.lastSeenMs[trait]])),
 		offsets: w.offsets.map((o) => ({ at: iso(o.atMs), offsetMs: o.offsetMs })),
 		clockLook: w.clockLookMs,
 	};
