@@ -433,6 +433,16 @@ describe('the index clock', () => {
 		expect(f.lost).toEqual([]);
 	});
 
+	// The look at the index's clock went after the final look, so a final look ended its Late Window on a clock read a
+	// request earlier than the job it was read from: that job came a poll later (16 minutes past its Late Window on the
+	// bench's narrow search at Every 5 Minutes, 91 at Every 60). Where the search's share leaves two requests, it goes first.
+	it('Lowest Cost sends the job it read the index clock from at the poll its Late Window ends, where requests take time', async () => {
+		const jobs = [job(9010, T0 - 40 * MINUTE + 7, T0 - 39 * MINUTE), ...steady(T0 + 2 * MINUTE, T0 + 3 * HOUR, 30 * MINUTE)];
+		const [f] = await simulate([{ jobs, settings: defaultSettings({ delivery: 'lowestCost', intervalMs: 5 * MINUTE }), everyMinutes: 5 }], T0, T0 + 4 * HOUR);
+		expect(f.lost).toEqual([]);
+		expect(f.worstPastLateWindowMinutes).toBeLessThanOrEqual(5);
+	});
+
 	// The hourly look alone fell every time just before a batch, so the clock stayed a batch behind (20 minutes late).
 	it('Lowest Cost sends a job a few minutes past its Late Window where the index shows jobs in batches every quarter of an hour', async () => {
 		const QUARTER = 15 * MINUTE;

@@ -257,11 +257,14 @@ export class SearchRun {
 	async finalLooks(share: number): Promise<void> {
 		if (!this.watch || this.firstPoll) return;
 		this.share(share);
+		// Lowest Cost's look at the index's clock goes first where the share leaves room for a final look: the final look's
+		// Late Window then ends on the clock it just read. Where requests are scarce, last: it must not take the final looks'.
+		const clockFirst = this.cheap && this.quota - this.reader.requests >= 2;
+		if (clockFirst) await this.probeClock();
 		// The count goes first: after final looks that take every request, the uid cap would forget unsettled jobs.
 		await this.settle();
 		await this.finalLook();
-		// Lowest Cost's look at the index's clock goes last: where requests are scarce, it must not take the final looks'.
-		if (this.cheap) await this.probeClock();
+		if (this.cheap && !clockFirst) await this.probeClock();
 	}
 
 	/** A final look lagging FINAL_LAG_MAX_MS past its poll takes one request before the head, which could otherwise take them all. */
