@@ -43,6 +43,8 @@ export interface SimTrigger {
 	everyMinutes: number;
 	/** The first poll from this moment finds the state saved by another state version (as after an update). */
 	dropStateAtMs?: number;
+	/** Every other poll starts this many ms after its tick, as n8n's do by a few ms. */
+	lateStartMs?: number;
 }
 
 /** The state as a version of the trigger with another state version finds it. */
@@ -165,8 +167,9 @@ export async function simulate(triggers: SimTrigger[], fromMs: number, toMs: num
 	});
 	const loop = async (run: Running) => {
 		let busyUntil = -Infinity;
-		for (let tick = fromMs; tick <= toMs; tick += run.spec.everyMinutes * MINUTE) {
-			if (tick > clock.ms) await time.sleep(tick - clock.ms);
+		for (let tick = fromMs, k = 0; tick <= toMs; tick += run.spec.everyMinutes * MINUTE, k++) {
+			const startMs = tick + (k % 2) * (run.spec.lateStartMs ?? 0);
+			if (startMs > clock.ms) await time.sleep(startMs - clock.ms);
 			if (clock.ms < busyUntil) continue;
 			const pollMs = clock.ms;
 			run.pollTimes.push(pollMs);

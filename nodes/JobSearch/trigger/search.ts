@@ -125,6 +125,11 @@ export class SearchRun {
 		return Math.min(toMs, Math.max(Math.floor(toMs / MINUTE_MS) * MINUTE_MS, Math.ceil((fromMs + 1) / MINUTE_MS) * MINUTE_MS));
 	}
 
+	/** Whether a look that waits for LOOK_STEP_MS has waited it, at the poll nearest to it: a poll may start a few ms early or late. */
+	private stepped(elapsedMs: number): boolean {
+		return elapsedMs >= LOOK_STEP_MS - this.settings.intervalMs / 2;
+	}
+
 	/** Whether final looks read whole: late ties hide in known milliseconds, or the host rounds the bounds. */
 	private coarse(): boolean {
 		return this.lately('ties') || this.lately('rounds') || this.known!.wholeMinutes() || this.known!.chanceTies(this.watch!.floorMs) >= CHANCE_TIES_WHOLE;
@@ -198,7 +203,7 @@ export class SearchRun {
 	private async probeClock(): Promise<void> {
 		const nowMs = this.deps.now();
 		const watch = this.watch!;
-		if (watch.clockLookMs > nowMs - LOOK_STEP_MS) return;
+		if (!this.stepped(nowMs - watch.clockLookMs)) return;
 		const toMs = nowMs + INDEX_CLOCK_DOUBT_MS;
 		// Only a job newer than the clock it will still believe in an hour tells more (a quiet search's look is mostly empty,
 		// and free; a day-old sample has a successor before it is forgotten). With none, the newest job.
@@ -257,14 +262,11 @@ export class SearchRun {
 	async finalLooks(share: number): Promise<void> {
 		if (!this.watch || this.firstPoll) return;
 		this.share(share);
-		// Lowest Cost's look at the index's clock goes first where the share leaves room for a final look: the final look's
-		// Late Window then ends on the clock it just read. Where requests are scarce, last: it must not take the final looks'.
-		const clockFirst = this.cheap && this.quota - this.reader.requests >= 2;
-		if (clockFirst) await this.probeClock();
 		// The count goes first: after final looks that take every request, the uid cap would forget unsettled jobs.
 		await this.settle();
 		await this.finalLook();
-		if (this.cheap && !clockFirst) await this.probeClock();
+		// Lowest Cost's look at the index's clock goes last: where requests are scarce, it must not take the final looks'.
+		if (this.cheap) await this.probeClock();
 	}
 
 	/** A final look lagging FINAL_LAG_MAX_MS past its poll takes one request before the head, which could otherwise take them all. */
@@ -298,7 +300,7 @@ export class SearchRun {
 		let endMs = this.lately('rounds') ? Math.floor(dueMs / MINUTE_MS) * MINUTE_MS : dueMs;
 		for (const part of watch.pending) if (part.toMs > watch.finalMs) endMs = Math.min(endMs, part.fromMs - 1);
 		// Lowest Cost reads a job once whatever the step, but where a rounding host buys each read's first minute again.
-		if (endMs - watch.finalMs < (this.cheap && !(this.lately('rounds') && known.wholeMinutes()) ? 1 : LOOK_STEP_MS)) return;
+		if (this.cheap && !(this.lately('rounds') && known.wholeMinutes()) ? endMs <= watch.finalMs : !this.stepped(endMs - watch.finalMs)) return;
 		const whole = this.cheap || this.coarse();
 		while (watch.finalMs < endMs && !this.reader.spent()) {
 			const lagging = dueMs - watch.finalMs > FINAL_LAG_MAX_MS + this.settings.intervalMs;
@@ -363,7 +365,7 @@ export class SearchRun {
 			const skipToMs = indexNowMs - (YOUNG_LOOK_AGES_MS[k + 1] ?? this.settings.lateWindowMs);
 			const fromMs = Math.max(watch.youngMs[k], watch.finalMs, skipToMs) + 1;
 			// Its step is measured to where the look is due, not to the head: a quiet search's head stands still for hours.
-			if (indexNowMs - ageMs - fromMs < LOOK_STEP_MS || watch.headMs < fromMs) continue;
+			if (!this.stepped(indexNowMs - ageMs - fromMs) || watch.headMs < fromMs) continue;
 			const toMs = Math.min(watch.headMs, indexNowMs - ageMs);
 			for (const stretch of this.known!.openStretches({ fromMs, toMs }, watch.pending)) {
 				if (this.reader.spent() || !(await this.read(stretch, Infinity)).complete) return;
