@@ -211,7 +211,18 @@ function figuresOf(run: Running, fromMs: number, toMs: number): SimFigures {
 	const { pollTimes, deliveredAt } = run;
 	const outages = run.spec.behaviour?.outages ?? [];
 	const outageAt = (ms: number) => outages.some((o) => ms >= o.fromMs && ms < o.toMs);
-	const downMs = (fromMs: number, toMs: number) => outages.reduce((sum, o) => sum + Math.max(0, Math.min(toMs, o.toMs) - Math.max(fromMs, o.fromMs)), 0);
+	// The time in (fromMs, toMs) some outage covers, counted once where outages overlap.
+	const downMs = (fromMs: number, toMs: number) => {
+		let down = 0;
+		let coveredToMs = fromMs;
+		for (const o of [...outages].sort((a, b) => a.fromMs - b.fromMs)) {
+			const startMs = Math.max(coveredToMs, o.fromMs);
+			const endMs = Math.min(toMs, o.toMs);
+			if (endMs > startMs) down += endMs - startMs;
+			coveredToMs = Math.max(coveredToMs, Math.min(toMs, o.toMs));
+		}
+		return down;
+	};
 	// Owed: first shown after activation, within the Late Window of its posting, shown at some
 	// poll, still shown at the end, and shown early enough that its final look came before the
 	// end (what shows later may still be on its way).
