@@ -199,7 +199,8 @@ export class Reader {
 		let firstTotal: number | undefined;
 		// The total counts the host's window: rows it answered outside the range asked (its rounding) count too.
 		let capped = false;
-		const done = () => ({ complete: true, shown, outside, ...(new Set([...shown, ...outside.keys()]).size < (firstTotal ?? 0) ? { short: true } : {}), ...(capped ? { capped } : {}) });
+		const short = () => (new Set([...shown, ...outside.keys()]).size < (firstTotal ?? 0) ? { short: true } : {});
+		const done = () => ({ complete: true, shown, outside, ...short(), ...(capped ? { capped } : {}) });
 		for (;;) {
 			if (this.spent()) return { complete: false, unread: { fromMs, toMs }, shown, outside };
 			const again = atMs === undefined || toMs === undefined ? 0 : Math.max(this.readIn(atMs, Math.max(toMs + this.overreachMs, upToMs(toMs)), shown), knownIn(atMs, upToMs(toMs)));
@@ -275,7 +276,7 @@ export class Reader {
 			}
 			if (fresh === 0) {
 				this.interruptedBy = new TimeBoundIgnored(toMs, toMs !== undefined && newestMs > toMs ? newestMs : undefined);
-				return { complete: false, stuck: true, unread: { fromMs, toMs }, shown, outside };
+				return { complete: false, stuck: true, unread: { fromMs, toMs }, shown, outside, ...short() };
 			}
 			left = exact ? page.total - uids.size : Infinity;
 			atMs = Math.min(oldestMs, toMs ?? Infinity);

@@ -125,9 +125,9 @@ export class SearchRun {
 		return Math.min(toMs, Math.max(Math.floor(toMs / MINUTE_MS) * MINUTE_MS, Math.ceil((fromMs + 1) / MINUTE_MS) * MINUTE_MS));
 	}
 
-	/** Whether a look that waits for LOOK_STEP_MS has waited it, at the poll nearest to it: a poll may start a few ms early or late. */
+	/** Whether a look that waits for LOOK_STEP_MS has waited it; where polls come that far apart, at every poll (one may start a few ms early). */
 	private stepped(elapsedMs: number): boolean {
-		return elapsedMs >= LOOK_STEP_MS - this.settings.intervalMs / 2;
+		return elapsedMs >= LOOK_STEP_MS - (this.settings.intervalMs >= LOOK_STEP_MS ? this.settings.intervalMs / 2 : 0);
 	}
 
 	/** Whether final looks read whole: late ties hide in known milliseconds, or the host rounds the bounds. */
@@ -137,14 +137,16 @@ export class SearchRun {
 
 	/** Reads a range and takes in its jobs. A read the host keeps answering with the same rows is reported and taken as done. */
 	private async read(range: TimeRange, lateBeforeMs: number, learnBeforeMs?: number): Promise<RangeRead> {
-		const read = await this.reader.readRange(range, this.known!.at, this.lately('rounds') ? MINUTE_MS : 0);
+		const roundsBefore = this.lately('rounds');
+		const read = await this.reader.readRange(range, this.known!.at, roundsBefore ? MINUTE_MS : 0);
 		this.known!.absorb(read, lateBeforeMs, learnBeforeMs);
 		const nowMs = this.deps.now();
 		if (this.known!.tiesFound) this.watch!.lastSeenMs.ties = nowMs;
 		if (this.reader.outsideRows > 0) this.watch!.lastSeenMs.rounds = nowMs;
 		if (this.reader.repeatedRows > 0) this.watch!.lastSeenMs.repeats = nowMs;
 		if (read.stuck) this.skipStuck();
-		return read.stuck ? { ...read, complete: true } : read;
+		// Where it ended on the first rows the host answered past a toDate (it rounds the bounds), a short one is read again.
+		return read.stuck ? { ...read, complete: true, short: read.short === true && !roundsBefore && this.lately('rounds') } : read;
 	}
 
 	/** A read the host answers with the same rows is no failed poll: the log says so, and the newest jobs are still read. */
