@@ -1,5 +1,5 @@
 import type { PageRequest } from '../../nodes/JobSearch/paging/reader';
-import { T0, busiestMinute, drive } from './drive';
+import { T0, busiestMinute, drive, uidsOf } from './drive';
 import { HARSH, HOUR, MINUTE, generateIndex, type IndexBehaviour, type IndexedJob } from './indexModel';
 import { defaultSettings, pollTimeFor, simulate, type SimFigures } from './simulation';
 import type { CycleSettings } from '../../nodes/JobSearch/trigger/cycle';
@@ -743,6 +743,45 @@ describe('hosts that deviate from the contract in ordinary ways', () => {
 	it('rides out a 20-minute spell of 503s: no failed execution, nothing lost, within the key', async () => {
 		const from = Date.UTC(2026, 10, 20);
 		expectOnceWithinTheKey(await day({}, { outages: [{ fromMs: from + 5 * HOUR, toMs: from + 5 * HOUR + 20 * MINUTE }] }, 1));
+	});
+
+	// Found in review: a part read again an hour after a short look, which the host first answered with a row past its
+	// toDate (skipped), counted as a host whose total counts more than it answers, and for a day no short look was read
+	// again: a job a replica left out waited for the hourly count.
+	it('reads a short final look again the day a re-read was skipped on the first row the host answered past its toDate', async () => {
+		const jobs = steady(T0 - 30 * MINUTE, T0 + 5 * HOUR, 2 * MINUTE);
+		const x = jobs.find((j) => j.createdMs > T0 + 30 * MINUTE)!;
+		const y = jobs.find((j) => j.createdMs > T0 + 150 * MINUTE)!;
+		const d = drive(jobs, { settings: { delivery: 'lowestCost', intervalMs: 5 * MINUTE } });
+		const honest = d.index.fetchPage;
+		let xLeftOut: PageRequest & { atMs: number } | undefined;
+		let yLeftOutAtMs: number | undefined;
+		const leaveOut = (answer: Awaited<ReturnType<typeof honest>>, uid: string) => ({ ...answer, jobs: answer.jobs.filter((j) => j.uid !== uid) });
+		(d.index as { fetchPage: typeof honest }).fetchPage = async (request) => {
+			const answer = await honest(request);
+			// A final look's request (a count asks one row).
+			const holds = (ms: number) => request.limit > 1 && request.toMs !== undefined && request.fromMs <= ms && ms <= request.toMs;
+			// A replica leaves the job out of every page of the poll that first asks for it (its total counts it).
+			if (holds(x.createdMs) && (!xLeftOut || d.clock.ms < xLeftOut.atMs + MINUTE)) {
+				xLeftOut ??= { ...request, atMs: d.clock.ms };
+				return leaveOut(answer, x.uid);
+			}
+			if (xLeftOut && d.clock.ms >= xLeftOut.atMs + HOUR && request.fromMs === xLeftOut.fromMs && request.toMs === xLeftOut.toMs) {
+				// The re-read an hour later: a known job past its toDate and one of its own: nothing new, fewer than its total.
+				const past = jobs.find((j) => j.createdMs > request.toMs!)!;
+				return { ...answer, jobs: [{ uid: past.uid, createdAt: new Date(past.createdMs).toISOString() }, ...answer.jobs.slice(0, 1)] };
+			}
+			if (d.clock.ms > T0 + 3 * HOUR && holds(y.createdMs) && (yLeftOutAtMs === undefined || d.clock.ms < yLeftOutAtMs + MINUTE)) {
+				yLeftOutAtMs ??= d.clock.ms;
+				return leaveOut(answer, y.uid);
+			}
+			return answer;
+		};
+		await d.poll();
+		const sentAtMs = new Map<string, number>();
+		for (let t = T0 + 5 * MINUTE; t <= T0 + 5 * HOUR; t += 5 * MINUTE) for (const uid of uidsOf((await d.poll(t)).emit)) sentAtMs.set(uid, t);
+		expect(yLeftOutAtMs).toBeDefined();
+		expect(sentAtMs.get(y.uid)! - yLeftOutAtMs!).toBeLessThanOrEqual(10 * MINUTE);
 	});
 
 	// A part the host answers with the same rows is not asked again every poll: in three hours As Soon As Seen pays 407 rows

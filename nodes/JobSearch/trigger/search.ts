@@ -127,7 +127,7 @@ export class SearchRun {
 
 	/** Whether a look that waits for LOOK_STEP_MS has waited it; where polls come that far apart, at every poll (one may start a few ms early). */
 	private stepped(elapsedMs: number): boolean {
-		return elapsedMs >= LOOK_STEP_MS - (this.settings.intervalMs >= LOOK_STEP_MS ? this.settings.intervalMs / 2 : 0);
+		return elapsedMs >= (this.settings.intervalMs >= LOOK_STEP_MS ? LOOK_STEP_MS / 2 : LOOK_STEP_MS);
 	}
 
 	/** Whether final looks read whole: late ties hide in known milliseconds, or the host rounds the bounds. */
@@ -288,7 +288,7 @@ export class SearchRun {
 			if (this.reader.spent()) return;
 			if (part.afterMs !== undefined && part.afterMs > this.deps.now()) continue;
 			const read = await this.readWhole(part, part.learnBeforeMs);
-			if (part.afterMs !== undefined && read.short) watch.lastSeenMs.overcounts = this.deps.now();
+			if (part.afterMs !== undefined && read.short && !read.stuck) watch.lastSeenMs.overcounts = this.deps.now();
 			if (read.complete) watch.pending.splice(watch.pending.indexOf(part), 1);
 			else if (read.unread?.toMs !== undefined) part.toMs = read.unread.toMs;
 		}
