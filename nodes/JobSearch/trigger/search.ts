@@ -125,7 +125,7 @@ export class SearchRun {
 		return Math.min(toMs, Math.max(Math.floor(toMs / MINUTE_MS) * MINUTE_MS, Math.ceil((fromMs + 1) / MINUTE_MS) * MINUTE_MS));
 	}
 
-	/** Whether a look that waits for LOOK_STEP_MS has waited it; where polls come that far apart, at every poll (one may start a few ms early). */
+	/** Whether a look that waits for LOOK_STEP_MS has waited it; where polls come that far apart or more, half of it (a poll may start a few ms early). */
 	private stepped(elapsedMs: number): boolean {
 		return elapsedMs >= (this.settings.intervalMs >= LOOK_STEP_MS ? LOOK_STEP_MS / 2 : LOOK_STEP_MS);
 	}
