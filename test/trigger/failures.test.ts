@@ -384,6 +384,26 @@ describe('failures that will not pass by themselves', () => {
 		expect(failedFor503[0]).toBeLessThanOrEqual(1 + TROUBLE_REPORTED_AFTER / MINUTE + 5);
 	});
 
+	it('fails a poll with nothing to send once one of several searches has met only 5xx for 30 minutes, while the others send each job at the next poll', async () => {
+		const { h, proxy, poller } = await behindProxy(twoSearches);
+		expect((await poller.poll()).error).toBeUndefined();
+		proxy.mode = (body) => (body.includes('rust') ? { status: 503, body: { error: 'busy', error_code: 'service_unavailable' } } : 'pass');
+		const failedAt: number[] = [];
+		for (let minute = 1; minute <= 45; minute++) {
+			moveTo(time, T0 + minute * MINUTE);
+			// Jobs on even minutes and at minute 31: the other polls have nothing to send, so they may fail (one with jobs would drop them).
+			const posted = minute % 2 === 0 || minute === 31 ? h.server.admin.addJobs(postedAt(T0 + (minute - 0.5) * MINUTE, 2)).map((j) => j.uid) : [];
+			poller.logs.length = 0;
+			const outcome = await poller.poll();
+			// The service is not down: no pause that grows with the spell holds the other search's jobs back.
+			expect(uidsOf(outcome.items).sort()).toEqual(posted.sort());
+			if (outcome.error) failedAt.push(minute);
+			else expect(poller.logs.filter((l) => l.level === 'warn').map((l) => l.message)).toContainEqual(expect.stringContaining('search "Rust": the service did not answer properly'));
+		}
+		// From minute 1, reported at the first poll with nothing to send 30 minutes on (not 31, which sends jobs), not again within 30 minutes.
+		expect(failedAt).toEqual([3 + TROUBLE_REPORTED_AFTER / MINUTE]);
+	});
+
 	it('says in the log when it cannot read its saved state, and sends none of the jobs it had sent', async () => {
 		const { h, poller } = await behindProxy();
 		expect((await poller.poll()).error).toBeUndefined();

@@ -70,14 +70,17 @@ export async function runSearches(
 	for (const [i, run] of inTurn.entries()) await run.youngLooks(1 / (inTurn.length - i));
 
 	const results = runs.map((run) => run.result());
-	const failures = results.flatMap(({ reader: { interruptedBy: error } }, i) => (error ? [{ error, kind: deps.classify(error), key: runs[i].key }] : []));
-	// Another search's passing failure must not hide a lasting one; the pause and the trouble streak follow any passing one.
-	const failure = failures.find((f) => f.kind.kind === 'lasting') ?? failures[0];
-	// The trouble streak ends once a page came through; a poll that got none for a passing failure starts or continues it.
-	const passing = failures.some((f) => f.kind.kind !== 'lasting');
-	const trouble: Trouble | undefined = results.some((r) => r.came) ? undefined : passing ? (base.trouble ?? { sinceMs: startMs }) : base.trouble;
+	const failures = results.flatMap(({ reader: { interruptedBy: error }, came }, i) => (error ? [{ error, kind: deps.classify(error), key: runs[i].key, came }] : []));
+	// Another search's passing failure must not hide a lasting one. A search that got no page through for a passing one starts
+	// or continues the trouble streak, even beside searches that read (a query the service keeps failing on is reported once it
+	// has lasted); a poll without one where a page came ends it.
+	const stuck = failures.filter((f) => f.kind.kind !== 'lasting' && !f.came);
+	const failure = failures.find((f) => f.kind.kind === 'lasting') ?? stuck[0] ?? failures[0];
+	const came = results.some((r) => r.came);
+	const trouble: Trouble | undefined = stuck.length > 0 ? (base.trouble ?? { sinceMs: startMs }) : came ? undefined : base.trouble;
+	// The pause grows with the streak only where nothing came through: the service is down, not one query.
 	if (failures.some((f) => f.kind.kind === 'passing')) {
-		budget.pause(Math.min(10 * FAULT_PAUSE_MS, Math.max(FAULT_PAUSE_MS, trouble ? (startMs - trouble.sinceMs) / 2 : 0)));
+		budget.pause(Math.min(10 * FAULT_PAUSE_MS, Math.max(FAULT_PAUSE_MS, trouble && !came ? (startMs - trouble.sinceMs) / 2 : 0)));
 	}
 
 	const fresh = searches.map(({ key }, index) => ({ key, jobs: results[index].fresh }));

@@ -18,8 +18,9 @@ export function classifyFailure(error: Error): FailureKind {
 /** The error this poll fails with: a lasting one that left nothing to send; passing ones once they lasted, at most once a period (no flood). */
 export function failureToReport(outcome: CycleOutcome, nowMs: number): Error | undefined {
 	const failure = outcome.failure;
-	if (!failure) return undefined;
-	if (failure.kind.kind === 'lasting') return outcome.emit.length === 0 ? failure.error : undefined;
+	// Failing the poll would drop the jobs it read: a poll with jobs to send says it in the log (report) instead.
+	if (!failure || outcome.emit.length > 0) return undefined;
+	if (failure.kind.kind === 'lasting') return failure.error;
 	const trouble = outcome.state.trouble;
 	if (!trouble || nowMs - trouble.sinceMs < TROUBLE_REPORT_AFTER_MS) return undefined;
 	if (trouble.reportedMs !== undefined && nowMs - trouble.reportedMs < TROUBLE_REPORT_AFTER_MS) return undefined;
@@ -65,15 +66,15 @@ export function report(this: IPollFunctions, outcome: CycleOutcome, events: { ra
 	}
 	this.logger.info(`${head} ${parts.join('; ')}`);
 	const failure = outcome.failure;
+	// With several searches, one that always fails would otherwise go unnoticed behind the jobs the others send.
+	const search = failure && events.names?.get(failure.key);
+	const which = search ? `search "${search.join('", "')}": ` : '';
 	if (failure && failure.kind.kind !== 'lasting') {
 		const what = failure.kind.kind === 'rate-limited' ? 'the service is rate limiting this key' : 'the service did not answer properly';
 		this.logger.warn(
-			`${head} ${what} (${failure.error.message}); the jobs read are sent, the rest follows on the next polls${pausedUntilMs > Date.now() ? ` from ${at(pausedUntilMs)}` : ''}`,
+			`${head} ${which}${what} (${failure.error.message}); the jobs read are sent, the rest follows on the next polls${pausedUntilMs > Date.now() ? ` from ${at(pausedUntilMs)}` : ''}`,
 		);
 	} else if (failure && outcome.emit.length > 0) {
-		// Failing the poll would drop the jobs read: with several searches, one that always fails would otherwise go unnoticed.
-		const search = events.names?.get(failure.key);
-		const which = search ? `search "${search.join('", "')}": ` : '';
 		this.logger.warn(`${head} ${which}${failure.error.message}; the jobs read are sent, and a poll that meets it with no job to send fails`);
 	}
 	for (const warning of reader.warnings) this.logger.warn(`${head} ${warning}`);
