@@ -328,10 +328,9 @@ export class SearchRun {
 		if (this.cheap) watch.headMs = Math.max(watch.headMs, watch.finalMs);
 	}
 
-	/** A final look that left out a job its total counted is read again next poll and once the job must show (assumption 3): a count could take it for a removal. */
+	/** A final look or count that left out a job its total counted is read again next poll and once the job must show (assumption 3). */
 	private readAgainIfShort(read: RangeRead, range: Range): void {
-		// Not where a page skipped the rest of a minute or second (the same rows again), nor where a part read again an hour
-		// later came short again lately (the host's total counts more than it answers).
+		// Not where a page skipped a minute's or second's rest (the same rows again), nor lately where a part read again came short again.
 		if (read.short && !read.capped && !this.lately('overcounts')) this.watch!.pending.push({ ...range }, { ...range, afterMs: this.deps.now() + HOUR_MS });
 	}
 
@@ -351,7 +350,11 @@ export class SearchRun {
 			if (!count) return;
 			// What the poll cannot read of a part that holds more than known waits as a pending part: a count asked again
 			// at every poll could take every request a small budget leaves, and the final look would stand still.
-			if ((!count.exact || count.total > this.known!.activeIn(part)) && !(await this.readPart(part))) watch.pending.push(part);
+			if (!count.exact || count.total > this.known!.activeIn(part)) {
+				const read = await this.readPart(part);
+				if (read) this.readAgainIfShort(read, part);
+				else watch.pending.push(part);
+			}
 			watch.floorMs = part.toMs;
 		}
 	}
@@ -393,6 +396,5 @@ export class SearchRun {
 		};
 	}
 
-	/** Another search sent this job (Known.learnSentElsewhere). */
 	learnSentElsewhere = (uid: string, createdMs: number): void => this.known?.learnSentElsewhere(uid, createdMs);
 }
