@@ -145,8 +145,8 @@ export class SearchRun {
 		if (this.reader.outsideRows > 0) this.watch!.lastSeenMs.rounds = nowMs;
 		if (this.reader.repeatedRows > 0) this.watch!.lastSeenMs.repeats = nowMs;
 		if (read.stuck) this.skipStuck();
-		// Where it ended on the first rows the host answered past a toDate (it rounds the bounds), a short one is read again.
-		return read.stuck ? { ...read, complete: true, short: read.short === true && !roundsBefore && this.lately('rounds') } : read;
+		// A skipped read short of its total is read again, but where the host was seen rounding before it (the same minute again).
+		return read.stuck ? { ...read, complete: true, short: read.short === true && !roundsBefore } : read;
 	}
 
 	/** A read the host answers with the same rows is no failed poll: the log says so, and the newest jobs are still read. */
