@@ -27,7 +27,8 @@ const watch: Watch = {
 const state: TriggerState = {
 	polls: 7,
 	searches: {
-		a1b2c3d4: { activatedMs: T0 - 60 * MINUTE, watch },
+		// Its own requests have met 5xx for 40 minutes while the others read.
+		a1b2c3d4: { activatedMs: T0 - 60 * MINUTE, watch, trouble: { sinceMs: T0 - 40 * MINUTE, reportedMs: T0 - 5 * MINUTE } },
 		// A search added later, whose activation read has not come through yet.
 		e5f6a7b8: { activatedMs: T0 - 2 * MINUTE },
 		// One that began after a state the trigger could not read, its activation read not through yet either.

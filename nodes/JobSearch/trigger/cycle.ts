@@ -71,17 +71,22 @@ export async function runSearches(
 
 	const results = runs.map((run) => run.result());
 	const failures = results.flatMap(({ reader: { interruptedBy: error }, came }, i) => (error ? [{ error, kind: deps.classify(error), key: runs[i].key, came }] : []));
-	// Another search's passing failure must not hide a lasting one. A search that got no page through for a passing one starts
-	// or continues the trouble streak, even beside searches that read (a query the service keeps failing on is reported once it
-	// has lasted); a poll without one where a page came ends it.
-	const stuck = failures.filter((f) => f.kind.kind !== 'lasting' && !f.came);
-	const failure = failures.find((f) => f.kind.kind === 'lasting') ?? stuck[0] ?? failures[0];
-	const came = results.some((r) => r.came);
-	const trouble: Trouble | undefined = stuck.length > 0 ? (base.trouble ?? { sinceMs: startMs }) : came ? undefined : base.trouble;
-	// The pause grows with the streak only where nothing came through: the service is down, not one query.
+	// Another search's passing failure must not hide a lasting one; of passing ones, a search's own fault that left it no page.
+	const failing = (f: (typeof failures)[number]) => f.kind.kind === 'passing' && !f.came;
+	const failure = failures.find((f) => f.kind.kind === 'lasting') ?? failures.find(failing) ?? failures[0];
+	// The trouble streak ends once a page came through; a poll that got none for a passing failure starts or continues it.
+	const passing = failures.some((f) => f.kind.kind !== 'lasting');
+	const trouble: Trouble | undefined = results.some((r) => r.came) ? undefined : passing ? (base.trouble ?? { sinceMs: startMs }) : base.trouble;
 	if (failures.some((f) => f.kind.kind === 'passing')) {
-		budget.pause(Math.min(10 * FAULT_PAUSE_MS, Math.max(FAULT_PAUSE_MS, trouble && !came ? (startMs - trouble.sinceMs) / 2 : 0)));
+		budget.pause(Math.min(10 * FAULT_PAUSE_MS, Math.max(FAULT_PAUSE_MS, trouble ? (startMs - trouble.sinceMs) / 2 : 0)));
 	}
+	// A search's own streak, begun where others read (else `trouble` counts): a 5xx or timeout and no page of its own, ended by
+	// one. A 429 is the key's, not the query's.
+	const searchTrouble = (i: number): Trouble | undefined => {
+		const before = base.searches[runs[i].key]?.trouble;
+		if (!failures.some((f) => f.key === runs[i].key && failing(f))) return results[i].came ? undefined : before;
+		return before ?? (trouble ? undefined : { sinceMs: startMs });
+	};
 
 	const fresh = searches.map(({ key }, index) => ({ key, jobs: results[index].fresh }));
 	const found = jobsByUid(fresh, (read) => String(read.job.uid));
@@ -96,7 +101,7 @@ export async function runSearches(
 		emit: sent.map((read) => read.job),
 		foundBy: new Map([...found].map(([uid, entry]) => [uid, entry.keys])),
 		state: {
-			searches: Object.fromEntries(searches.map(({ key }, index) => [key, results[index].state])),
+			searches: Object.fromEntries(searches.map(({ key }, index) => [key, { ...results[index].state, trouble: searchTrouble(index) }])),
 			requests: budget.toLedger(),
 			...(trouble ? { trouble } : {}),
 			// Counted where a request went: where one goes every other poll, each search still has its turn.

@@ -95,14 +95,18 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 		});
 		const reported = failureToReport(outcome, Date.now());
 		writeState(staticData, outcome.state, [LOCK_KEY, PACE_KEY, WARNED_KEY]);
-		report.call(this, outcome, { rateLimited, names: new Map(settings.named ? settings.searches.map((s) => [s.key, s.names]) : []) });
+		const names = new Map(settings.named ? settings.searches.map((s) => [s.key, s.names]) : []);
+		report.call(this, outcome, { rateLimited, names });
 		const { consumedMicrocents, remainingMicrocents } = outcome.reader;
 		const credit = remainingMicrocents === undefined ? undefined : creditAfterPoll(staticData, Date.now(), consumedMicrocents, remainingMicrocents);
 		if (credit?.warnNow) this.logger.warn(`${logPrefix.call(this)} credit runs short: ${credit.warnNow}`);
-		if (reported)
-			throw reported instanceof NodeApiError || reported instanceof NodeOperationError
-				? reported
-				: operationError(this.getNode(), 'invalid_response', reported.message);
+		if (reported) {
+			const error = reported instanceof NodeApiError || reported instanceof NodeOperationError ? reported : operationError(this.getNode(), 'invalid_response', reported.message);
+			// With several searches, the failed execution says which one: the others may be reading well.
+			const search = names.get(outcome.failure!.key);
+			if (search) error.message = `Search "${search.join('", "')}": ${error.message}`;
+			throw error;
+		}
 		if (outcome.emit.length === 0) return null;
 		const usage = { consumedMicrocents, remainingMicrocents: remainingMicrocents ?? 0 };
 		return itemsOf(settings, outcome.emit, outcome.foundBy, settings.includeUsage ? { usage, creditLeft: credit?.creditLeft } : {});

@@ -4,6 +4,7 @@ import { formatUsd } from '../service/pricing';
 import { errorDetails } from '../transport';
 import { FALLBACK_RETRY_AFTER_MS } from '../transport/tunables';
 import type { CycleOutcome, FailureKind } from './cycle';
+import type { Trouble } from './state';
 import { TROUBLE_REPORT_AFTER_MS } from './tunables';
 
 /** A 429 waits as the service asks, a passing fault (5xx, timeout, an answer not the service's) is ridden out, the rest is reported now. */
@@ -21,10 +22,11 @@ export function failureToReport(outcome: CycleOutcome, nowMs: number): Error | u
 	// Failing the poll would drop the jobs it read: a poll with jobs to send says it in the log (report) instead.
 	if (!failure || outcome.emit.length > 0) return undefined;
 	if (failure.kind.kind === 'lasting') return failure.error;
-	const trouble = outcome.state.trouble;
-	if (!trouble || nowMs - trouble.sinceMs < TROUBLE_REPORT_AFTER_MS) return undefined;
-	if (trouble.reportedMs !== undefined && nowMs - trouble.reportedMs < TROUBLE_REPORT_AFTER_MS) return undefined;
-	trouble.reportedMs = nowMs;
+	// The service failing every search, or this search's own query while others read: one report a period for both.
+	const { trouble, searches } = outcome.state;
+	const due = (t?: Trouble) => t !== undefined && nowMs - t.sinceMs >= TROUBLE_REPORT_AFTER_MS && (t.reportedMs === undefined || nowMs - t.reportedMs >= TROUBLE_REPORT_AFTER_MS);
+	if (!due(trouble) && !due(searches[failure.key]?.trouble)) return undefined;
+	for (const t of [trouble, ...Object.values(searches).map((s) => s.trouble)]) if (t) t.reportedMs = nowMs;
 	return failure.error;
 }
 

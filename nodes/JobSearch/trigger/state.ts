@@ -66,6 +66,8 @@ export interface SearchState {
 	droppedMs?: number;
 	/** Undefined until its activation read has begun. */
 	watch?: Watch;
+	/** Since when its own requests have met passing faults with no page for it, where other searches may read. */
+	trouble?: Trouble;
 }
 
 /** What the trigger remembers between polls: small on purpose, n8n saves it after every poll. */
@@ -105,6 +107,8 @@ function finite(value: unknown): number {
 
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
+const readTrouble = (t: IDataObject): Trouble => ({ sinceMs: time(t.since), ...(t.reported ? { reportedMs: time(t.reported) } : {}) });
+const storeTrouble = (t: Trouble) => ({ since: iso(t.sinceMs), ...(t.reportedMs !== undefined ? { reported: iso(t.reportedMs) } : {}) });
 const readPart = (p: IDataObject): Part => ({ fromMs: time(p.from), toMs: time(p.to), ...(p.learnBefore ? { learnBeforeMs: time(p.learnBefore) } : {}), ...(p.after ? { afterMs: time(p.after) } : {}) });
 const storePart = ({ fromMs, toMs, learnBeforeMs, afterMs }: Part) => ({ from: iso(fromMs), to: iso(toMs), ...(learnBeforeMs !== undefined ? { learnBefore: iso(learnBeforeMs) } : {}), ...(afterMs !== undefined ? { after: iso(afterMs) } : {}) });
 
@@ -163,13 +167,14 @@ export function readState(staticData: IDataObject): TriggerState | DroppedState 
 				activatedMs: time(search.activated),
 				...(search.dropped ? { droppedMs: time(search.dropped) } : {}),
 				...(search.watch ? { watch: readWatch(search.watch as IDataObject) } : {}),
+				...(search.trouble ? { trouble: readTrouble(search.trouble as IDataObject) } : {}),
 			};
 		}
 		return {
 			polls: finite(staticData.polls ?? 0),
 			searches,
 			requests: { tokens: finite(r.tokens), atMs: time(r.at), share: finite(r.share), sentMs: list(r.sent).map(time), pausedUntilMs: time(r.pausedUntil) },
-			...(trouble ? { trouble: { sinceMs: time(trouble.since), ...(trouble.reported ? { reportedMs: time(trouble.reported) } : {}) } } : {}),
+			...(trouble ? { trouble: readTrouble(trouble) } : {}),
 			...(staticData.removedSent ? { removedSent: new Map(Object.entries(staticData.removedSent as IDataObject).map(([uid, ms]) => [uid, finite(ms)])) } : {}),
 		};
 	} catch {
@@ -187,11 +192,16 @@ export function writeState(staticData: IDataObject, state: TriggerState, keep: r
 		searches: Object.fromEntries(
 			Object.entries(state.searches).map(([key, s]) => [
 				key,
-				{ activated: iso(s.activatedMs), ...(s.droppedMs !== undefined ? { dropped: iso(s.droppedMs) } : {}), ...(s.watch ? { watch: storeWatch(s.watch) } : {}) },
+				{
+					activated: iso(s.activatedMs),
+					...(s.droppedMs !== undefined ? { dropped: iso(s.droppedMs) } : {}),
+					...(s.watch ? { watch: storeWatch(s.watch) } : {}),
+					...(s.trouble ? { trouble: storeTrouble(s.trouble) } : {}),
+				},
 			]),
 		),
 		requests: { tokens: r.tokens, at: iso(r.atMs), share: r.share, sent: r.sentMs.map(iso), pausedUntil: iso(r.pausedUntilMs) },
-		...(t ? { trouble: { since: iso(t.sinceMs), ...(t.reportedMs !== undefined ? { reported: iso(t.reportedMs) } : {}) } } : {}),
+		...(t ? { trouble: storeTrouble(t) } : {}),
 		...(state.removedSent?.size ? { removedSent: Object.fromEntries(state.removedSent) } : {}),
 	});
 }
