@@ -57,7 +57,6 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 		return null;
 	}
 	try {
-		const deadlineMs = startMs + pollTimeMs * POLL_TIME_SHARE;
 		// The 429s answered: the log line says how many were waited out (the e2e storm check reads it).
 		let rateLimited = 0;
 		const fetchFor =
@@ -71,8 +70,9 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 						// No retry inside a request: every request, a retry too, takes a place in the request budget.
 						maxRetries: 0,
 						maxRetryWaitMs: pollTimeMs * POLL_TIME_SHARE,
-						deadlineMs,
-						answerByMs: startMs + pollTimeMs,
+						// The request budget sends none past its share of the poll (requests.ts): the transport's own stop is the
+						// poll's end, or a request the budget let go just before its deadline (reckoned a few ms later) would fail.
+						deadlineMs: startMs + pollTimeMs,
 						waitOnRateLimit: false,
 					})
 					.catch((error: Error) => {
