@@ -46,16 +46,11 @@ export interface CallToolOptions {
 	/** The longest one attempt may take, from sending to the last byte of the answer. */
 	timeoutMs?: number;
 	/**
-	 * No attempt runs and no retry waits past this moment (epoch ms): a trigger's poll must end
-	 * within its time, or the next poll would start while it still runs.
+	 * No attempt runs, is answered, or retry waits past this moment (epoch ms): a trigger's poll must
+	 * end within its time, or the next poll would start while it still runs. (The trigger stops
+	 * starting requests earlier, in its request budget, so a request that started is answered.)
 	 */
 	deadlineMs?: number;
-	/**
-	 * An attempt is cut off at this moment (epoch ms); deadlineMs when absent. The trigger stops
-	 * starting requests before its poll's time is up: a request that started in time is answered in
-	 * what is left of it, not cut off (and paid for) at the moment no new one may start.
-	 */
-	answerByMs?: number;
 	/**
 	 * Whether a 429 is waited out and retried (the default). The trigger says no: it carries the
 	 * wait to its next poll rather than spend the poll's time on it.
@@ -231,7 +226,6 @@ export async function callTool<T = IDataObject>(
 	let retries = 0;
 	let waitedMs = 0;
 	const deadlineMs = options.deadlineMs ?? Number.POSITIVE_INFINITY;
-	const answerByMs = Math.max(deadlineMs, options.answerByMs ?? deadlineMs);
 	for (;;) {
 		await options.beforeAttempt?.();
 		if (deadlineMs - Date.now() <= 0) {
@@ -240,7 +234,7 @@ export async function callTool<T = IDataObject>(
 				description: 'Nothing was sent. The next poll carries on from where this one stopped.',
 			});
 		}
-		const outcome = await attempt.call(this, url, body, decrypted, Math.min(timeoutMs, answerByMs - Date.now()));
+		const outcome = await attempt.call(this, url, body, decrypted, Math.min(timeoutMs, deadlineMs - Date.now()));
 		let verdict = judge(outcome);
 		if (verdict === 'success') {
 			const { response } = outcome as { response: FullResponse };

@@ -71,22 +71,23 @@ export async function runSearches(
 
 	const results = runs.map((run) => run.result());
 	const failures = results.flatMap(({ reader: { interruptedBy: error }, came }, i) => (error ? [{ error, kind: deps.classify(error), key: runs[i].key, came }] : []));
-	// Another search's passing failure must not hide a lasting one; of passing ones, a search's own fault that left it no page.
-	const failing = (f: (typeof failures)[number]) => f.kind.kind === 'passing' && !f.came;
-	const failure = failures.find((f) => f.kind.kind === 'lasting') ?? failures.find(failing) ?? failures[0];
 	// The trouble streak ends once a page came through; a poll that got none for a passing failure starts or continues it.
 	const passing = failures.some((f) => f.kind.kind !== 'lasting');
 	const trouble: Trouble | undefined = results.some((r) => r.came) ? undefined : passing ? (base.trouble ?? { sinceMs: startMs }) : base.trouble;
 	if (failures.some((f) => f.kind.kind === 'passing')) {
 		budget.pause(Math.min(10 * FAULT_PAUSE_MS, Math.max(FAULT_PAUSE_MS, trouble ? (startMs - trouble.sinceMs) / 2 : 0)));
 	}
-	// A search's own streak, begun where others read (else `trouble` counts): a 5xx or timeout and no page of its own, ended by
-	// one. A 429 is the key's, not the query's.
-	const searchTrouble = (i: number): Trouble | undefined => {
-		const before = base.searches[runs[i].key]?.trouble;
-		if (!failures.some((f) => f.key === runs[i].key && failing(f))) return results[i].came ? undefined : before;
-		return before ?? (trouble ? undefined : { sinceMs: startMs });
-	};
+	// With several searches each has a streak of its own, where others may read: a 5xx or timeout that left it no page starts
+	// or continues it, a page of its own ends it (a 429 is the key's, not the query's: it does neither).
+	const failing = (f: (typeof failures)[number]) => f.kind.kind === 'passing' && !f.came;
+	const searchTroubles = runs.map((run, i): Trouble | undefined => {
+		const before = base.searches[run.key]?.trouble;
+		if (results[i].came || runs.length === 1) return undefined;
+		return failures.some((f) => f.key === run.key && failing(f)) ? (before ?? { sinceMs: startMs }) : before;
+	});
+	// A lasting failure first, then a search's own fault, the longest first: the one a report is due for.
+	const sinceOf = (key: string) => searchTroubles[runs.findIndex((run) => run.key === key)]?.sinceMs ?? Infinity;
+	const failure = failures.find((f) => f.kind.kind === 'lasting') ?? failures.filter(failing).sort((a, b) => sinceOf(a.key) - sinceOf(b.key))[0] ?? failures[0];
 
 	const fresh = searches.map(({ key }, index) => ({ key, jobs: results[index].fresh }));
 	const found = jobsByUid(fresh, (read) => String(read.job.uid));
@@ -101,7 +102,7 @@ export async function runSearches(
 		emit: sent.map((read) => read.job),
 		foundBy: new Map([...found].map(([uid, entry]) => [uid, entry.keys])),
 		state: {
-			searches: Object.fromEntries(searches.map(({ key }, index) => [key, { ...results[index].state, trouble: searchTrouble(index) }])),
+			searches: Object.fromEntries(searches.map(({ key }, index) => [key, { ...results[index].state, trouble: searchTroubles[index] }])),
 			requests: budget.toLedger(),
 			...(trouble ? { trouble } : {}),
 			// Counted where a request went: where one goes every other poll, each search still has its turn.

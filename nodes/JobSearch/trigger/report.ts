@@ -25,7 +25,7 @@ export function failureToReport(outcome: CycleOutcome, nowMs: number): Error | u
 	// The service failing every search, or this search's own query while others read: one report a period for both.
 	const { trouble, searches } = outcome.state;
 	const due = (t?: Trouble) => t !== undefined && nowMs - t.sinceMs >= TROUBLE_REPORT_AFTER_MS && (t.reportedMs === undefined || nowMs - t.reportedMs >= TROUBLE_REPORT_AFTER_MS);
-	if (!due(trouble) && !due(searches[failure.key]?.trouble)) return undefined;
+	if (!due(trouble) && !(failure.kind.kind === 'passing' && due(searches[failure.key]?.trouble))) return undefined;
 	for (const t of [trouble, ...Object.values(searches).map((s) => s.trouble)]) if (t) t.reportedMs = nowMs;
 	return failure.error;
 }

@@ -90,7 +90,7 @@ export class RequestBudget {
 			if (this.ledger.tokens < 1) return false;
 			const turnMs = this.turnMs(burst);
 			const nowMs = this.clock.now();
-			// The transport refuses a request past the deadline (poll_time_spent): it would pass for a fault of the service.
+			// None past the deadline: the poll's last request must be answered within the poll's time (the transport's cut-off).
 			if (Math.max(turnMs, nowMs) >= this.deadlineMs) return false;
 			if (turnMs <= nowMs) break;
 			await this.clock.sleep(turnMs - nowMs);
