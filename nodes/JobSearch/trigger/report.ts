@@ -22,7 +22,7 @@ export function failureToReport(outcome: CycleOutcome, nowMs: number): Error | u
 	// Failing the poll would drop the jobs it read: a poll with jobs to send says it in the log (report) instead.
 	if (!failure || outcome.emit.length > 0) return undefined;
 	if (failure.kind.kind === 'lasting') return failure.error;
-	// The service failing every search, or this search's own query while others read: one report a period for both.
+	// The service failing every search, or (several searches) this search's own query: one report a period for both.
 	const { trouble, searches } = outcome.state;
 	const due = (t?: Trouble) => t !== undefined && nowMs - t.sinceMs >= TROUBLE_REPORT_AFTER_MS && (t.reportedMs === undefined || nowMs - t.reportedMs >= TROUBLE_REPORT_AFTER_MS);
 	if (!due(trouble) && !(failure.kind.kind === 'passing' && due(searches[failure.key]?.trouble))) return undefined;
