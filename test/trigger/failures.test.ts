@@ -436,14 +436,39 @@ describe('failures that will not pass by themselves', () => {
 		expect((await poller.poll()).error).toBeUndefined();
 		const down = { status: 503, body: { error: 'busy', error_code: 'service_unavailable' } };
 		const failed: string[] = [];
-		for (let minute = 1; minute <= 40; minute++) {
+		for (let minute = 1; minute <= 60; minute++) {
 			// Rust from minute 1, Go from minute 20.
 			proxy.mode = (body) => (body.includes('rust') || (minute >= 20 && body.includes('golang')) ? down : 'pass');
 			moveTo(time, T0 + minute * MINUTE);
 			const { error } = await poller.poll();
 			if (error) failed.push(`${minute} ${error.message.split(':')[0]}`);
 		}
+		// Go's streak, due at 50, was marked reported with Rust's: one report a period.
+		expect(failed).toHaveLength(1);
 		expect(failed[0]).toMatch(/^3[1-5] Search "Rust"$/);
+	});
+
+	// Found by a review: a streak ran on through a day without polls, and the first poll after it, maybe the one that
+	// publishes the workflow again (n8n refuses it where that poll throws), failed for a fault it had just met.
+	it.each([
+		['one search, the service down', {}, (body: string) => body !== ''],
+		['several searches, one failing', twoSearches, (body: string) => body.includes('rust')],
+	])('fails no poll for a fault met again only after a day without polls (%s), and reports it once it has lasted 30 minutes of polls', async (_name, parameters, failsIf) => {
+		const { poller, proxy } = await behindProxy(parameters);
+		expect((await poller.poll()).error).toBeUndefined();
+		const down = { status: 503, body: { error: 'busy', error_code: 'service_unavailable' } };
+		proxy.mode = (body) => (failsIf(body) ? down : 'pass');
+		moveTo(time, T0 + 2 * MINUTE);
+		expect((await poller.poll()).error).toBeUndefined();
+		const failedAt: number[] = [];
+		const dayMs = 24 * 60 * MINUTE;
+		for (let minute = 0; minute <= 40; minute++) {
+			moveTo(time, T0 + dayMs + minute * MINUTE);
+			if ((await poller.poll()).error) failedAt.push(minute);
+		}
+		expect(failedAt.length).toBeGreaterThan(0);
+		expect(failedAt[0]).toBeGreaterThanOrEqual(TROUBLE_REPORTED_AFTER / MINUTE);
+		expect(failedAt[0]).toBeLessThanOrEqual(TROUBLE_REPORTED_AFTER / MINUTE + 6);
 	});
 
 	// Found by a review: one streak for all searches, kept going by whichever got no page, failed polls at 31 and 61 minutes here.
@@ -471,12 +496,15 @@ describe('failures that will not pass by themselves', () => {
 		expect(sent.sort()).toEqual(posted.sort());
 	});
 
-	it('fails no poll where one of several searches meets a 5xx and then only 429s for 45 minutes while another reads: a busy key is no failing query', async () => {
+	it.each([
+		['a 5xx and then only 429s', (minute: number) => minute === 1],
+		['429s and then a 5xx at minute 45', (minute: number) => minute === 45],
+	])('fails no poll where one of several searches meets %s while another reads: a busy key is no failing query', async (_name, fault5xx) => {
 		const { h, proxy, poller } = await behindProxy(twoSearches);
 		expect((await poller.poll()).error).toBeUndefined();
 		const rateLimited = { status: 429, body: { error: 'rate limited', error_code: 'rate_limited', retry_after: 20 } };
 		for (let minute = 1; minute <= 45; minute++) {
-			proxy.mode = (body) => (body.includes('rust') ? (minute === 1 ? { status: 503, body: { error: 'busy', error_code: 'service_unavailable' } } : rateLimited) : 'pass');
+			proxy.mode = (body) => (body.includes('rust') ? (fault5xx(minute) ? { status: 503, body: { error: 'busy', error_code: 'service_unavailable' } } : rateLimited) : 'pass');
 			moveTo(time, T0 + minute * MINUTE);
 			if (minute % 10 === 0) h.server.admin.addJobs(postedAt(T0 + (minute - 0.5) * MINUTE, 1));
 			expect((await poller.poll()).error).toBeUndefined();

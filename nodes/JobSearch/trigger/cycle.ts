@@ -7,7 +7,7 @@ import { jobsByUid } from './searches';
 import { isDropped, type DroppedState, type SearchState, type TriggerState, type Trouble } from './state';
 import type { CycleDeps, CycleSettings, FailureKind } from './types';
 import { settledOf } from './known';
-import { FAULT_PAUSE_MS, MEMORY_MS, POLL_TIME_SHARE } from './tunables';
+import { FAULT_PAUSE_MS, MEMORY_MS, POLL_TIME_SHARE, SCHEDULED_POLL_LATE_MS } from './tunables';
 
 export type { CycleDeps, CycleSettings, FailureKind } from './types';
 
@@ -71,9 +71,13 @@ export async function runSearches(
 
 	const results = runs.map((run) => run.result());
 	const failures = results.flatMap(({ reader: { interruptedBy: error }, came }, i) => (error ? [{ error, kind: deps.classify(error), key: runs[i].key, came }] : []));
+	// A streak met again only after a pause in the polls (the workflow unpublished, n8n down) starts over: a Publish then
+	// would be refused for faults this run has not seen last.
+	const pausedPolls = startMs - base.requests.atMs > (settings.longestIntervalMs ?? settings.intervalMs) + SCHEDULED_POLL_LATE_MS;
+	const carried = (t?: Trouble) => (pausedPolls ? undefined : t);
 	// The trouble streak ends once a page came through; a poll that got none for a passing failure starts or continues it.
 	const passing = failures.some((f) => f.kind.kind !== 'lasting');
-	const trouble: Trouble | undefined = results.some((r) => r.came) ? undefined : passing ? (base.trouble ?? { sinceMs: startMs }) : base.trouble;
+	const trouble: Trouble | undefined = results.some((r) => r.came) ? undefined : passing ? (carried(base.trouble) ?? { sinceMs: startMs }) : carried(base.trouble);
 	if (failures.some((f) => f.kind.kind === 'passing')) {
 		budget.pause(Math.min(10 * FAULT_PAUSE_MS, Math.max(FAULT_PAUSE_MS, trouble ? (startMs - trouble.sinceMs) / 2 : 0)));
 	}
@@ -81,7 +85,7 @@ export async function runSearches(
 	// or continues it, a page of its own ends it (a 429 is the key's, not the query's: it does neither).
 	const failing = (f: (typeof failures)[number]) => f.kind.kind === 'passing' && !f.came;
 	const searchTroubles = runs.map((run, i): Trouble | undefined => {
-		const before = base.searches[run.key]?.trouble;
+		const before = carried(base.searches[run.key]?.trouble);
 		if (results[i].came || runs.length === 1) return undefined;
 		return failures.some((f) => f.key === run.key && failing(f)) ? (before ?? { sinceMs: startMs }) : before;
 	});

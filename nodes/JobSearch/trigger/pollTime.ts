@@ -43,6 +43,7 @@ function intervalsMs(context: IPollFunctions): { shortestMs: number; longestMs: 
 }
 
 export const shortestIntervalMs = (context: IPollFunctions): number => intervalsMs(context).shortestMs;
+export const longestIntervalMs = (context: IPollFunctions): number => intervalsMs(context).longestMs;
 
 /** What n8n says a poll may take (getPollBudgetMs, n8n 2.41), or Infinity where it does not say (n8n 2.8). */
 function hostBudgetMs(context: IPollFunctions): number {

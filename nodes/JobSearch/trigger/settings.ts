@@ -7,7 +7,7 @@ import { operationError } from '../transport';
 import type { CycleSettings } from './cycle';
 import { DEFAULT_LATE_WINDOW_MINUTES, DEFAULT_MAX_JOBS_PER_POLL, DEFAULT_REQUESTS_PER_MINUTE, TRIGGER_OWNED_KEYS } from './description';
 import { mergeSearches, type SearchSpec } from './searches';
-import { pollTimeMs, shortestIntervalMs, unkeptActivationWithinMs } from './pollTime';
+import { longestIntervalMs, pollTimeMs, shortestIntervalMs, unkeptActivationWithinMs } from './pollTime';
 import { HOUR_MS, MINUTE_MS } from './tunables';
 
 /** Everything a poll reads from the node's parameters, read once. */
@@ -90,6 +90,7 @@ export function readSettings(this: IPollFunctions): TriggerSettings {
 			requestsPerMinute: positive(options.requestsPerMinute, DEFAULT_REQUESTS_PER_MINUTE),
 			pollTimeMs: pollTimeMs(this),
 			intervalMs: shortestIntervalMs(this),
+			longestIntervalMs: longestIntervalMs(this),
 			unkeptActivationWithinMs: unkeptActivationWithinMs(this),
 		},
 	};

@@ -62,5 +62,5 @@ export const POLL_TIME_SHARE = 0.8;
 /** A poll's lock outlives the poll's time by this much: its last request and the hand-over of its items still fit. */
 export const LOCK_GRACE_MS = 60_000;
 
-/** A scheduled poll may start this much after its moment (a busy worker): an activation n8n did not keep is taken to be this much earlier still. */
+/** A scheduled poll may start this much after its moment (a busy worker): an activation n8n did not keep is taken to be this much earlier still; a longer gap is a pause in the polls. */
 export const SCHEDULED_POLL_LATE_MS = 5 * MINUTE_MS;

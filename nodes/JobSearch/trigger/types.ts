@@ -14,6 +14,8 @@ export interface CycleSettings {
 	pollTimeMs: number;
 	/** The shortest time n8n may leave between two polls (Poll Times). */
 	intervalMs: number;
+	/** The longest n8n may leave between two polls where they come as often as Poll Times allows (intervalMs if unset). */
+	longestIntervalMs?: number;
 	requestsPerMinute: number;
 	delivery?: Delivery;
 	/** n8n 2.41 keeps nothing of the activation poll: it ran within this many ms before a search's first kept poll. */
