@@ -30,8 +30,8 @@ export interface CycleOutcome extends Pick<SearchResult, 'firstPoll' | 'learning
 	state: TriggerState;
 	reader: ReadTotals;
 	budget: RequestBudget;
-	/** The failure that ended a search's reading (`key`), and what it means: a lasting one before a passing one. */
-	failure?: { error: Error; kind: FailureKind; key: string };
+	/** The failure that ended a search's reading (`key`), and what it means: a lasting one before a passing one; `everySearch`: all met its kind, none read. */
+	failure?: { error: Error; kind: FailureKind; key: string; everySearch?: boolean };
 }
 
 const sum = (results: SearchResult[], of: (r: SearchResult) => number) => results.reduce((total, r) => total + of(r), 0);
@@ -126,6 +126,6 @@ export async function runSearches(
 		late: sum(results, (r) => r.late),
 		reposts: sum(results, (r) => r.reposts),
 		capped: sum(results, (r) => r.capped),
-		...(failure ? { failure } : {}),
+		...(failure ? { failure: { ...failure, everySearch: failures.length === runs.length && failures.every((f) => f.kind.kind === failure.kind.kind && !f.came) } } : {}),
 	};
 }

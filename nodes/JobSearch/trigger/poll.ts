@@ -102,8 +102,8 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 		if (credit?.warnNow) this.logger.warn(`${logPrefix.call(this)} credit runs short: ${credit.warnNow}`);
 		if (reported) {
 			const error = reported instanceof NodeApiError || reported instanceof NodeOperationError ? reported : operationError(this.getNode(), 'invalid_response', reported.message);
-			// With several searches, the failed execution says which one: the others may be reading well.
-			const search = names.get(outcome.failure!.key);
+			// With several searches, the failed execution says which one, unless all met it (the key, the service down).
+			const search = outcome.failure!.everySearch ? undefined : names.get(outcome.failure!.key);
 			if (search) error.message = `Search "${search.join('", "')}": ${error.message}`;
 			throw error;
 		}

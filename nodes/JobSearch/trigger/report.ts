@@ -69,7 +69,7 @@ export function report(this: IPollFunctions, outcome: CycleOutcome, events: { ra
 	this.logger.info(`${head} ${parts.join('; ')}`);
 	const failure = outcome.failure;
 	// With several searches, one that always fails would otherwise go unnoticed behind the jobs the others send.
-	const search = failure && events.names?.get(failure.key);
+	const search = failure && !failure.everySearch && events.names?.get(failure.key);
 	const which = search ? `search "${search.join('", "')}": ` : '';
 	if (failure && failure.kind.kind !== 'lasting') {
 		const what = failure.kind.kind === 'rate-limited' ? 'the service is rate limiting this key' : 'the service did not answer properly';
