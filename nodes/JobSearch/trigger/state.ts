@@ -66,7 +66,7 @@ export interface SearchState {
 	droppedMs?: number;
 	/** Undefined until its activation read has begun. */
 	watch?: Watch;
-	/** Since when its own requests have met passing faults with no page for it, where other searches may read. */
+	/** Several searches: since when its own 5xx or timeouts have left it no page (a 429 neither starts nor ends it). */
 	trouble?: Trouble;
 }
 
