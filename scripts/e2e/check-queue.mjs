@@ -46,7 +46,14 @@ for (const deadline = Date.now() + 60_000; ; await sleep(1_000)) {
 	await hook.text();
 }
 const hookText = await hook.text();
-if (!hook.ok) fail(`webhook answered ${hook.status}: ${hookText.slice(0, 500)}`);
+if (!hook.ok) {
+	// Say why: the error n8n recorded on the failed execution (a 500 says only "Error in workflow").
+	const [last] = await api.executions(webhookId).catch(() => []);
+	const run = last && (await api.execution(last.id, n8nDir).catch(() => undefined));
+	const error = run?.data?.resultData?.error;
+	const why = error ? `; execution ${last.id}: ${error.message} (node ${error.node?.name ?? 'none'}, ${String(error.description ?? '').slice(0, 300)})` : '';
+	fail(`webhook answered ${hook.status}: ${hookText.slice(0, 500)}${why}`);
+}
 const hookItems = [JSON.parse(hookText)].flat();
 if (hookItems.length !== 2 || hookItems.some((job) => typeof job.uid !== 'string' || typeof job.description !== 'string')) {
 	fail(`webhook: expected the 2 jobs of Get Job, got ${hookText.slice(0, 500)}`);
