@@ -28,6 +28,15 @@ async function run(jobs: IndexedJob[], hours: number, settings: Partial<CycleSet
 
 const sentAt = (d: ReturnType<typeof drive>) => d.sent;
 
+/** A replica behind for 50 minutes after `late` shows: its pages leave it out, its total counts it. */
+function leaveOutFor50Minutes(d: ReturnType<typeof drive>, late: IndexedJob): void {
+	const honest = d.index.fetchPage;
+	(d.index as { fetchPage: typeof honest }).fetchPage = async (request: PageRequest) => {
+		const page = await honest(request);
+		return d.clock.ms < late.visibleMs + 50 * MINUTE ? { ...page, jobs: page.jobs.filter((j) => j.uid !== late.uid) } : page;
+	};
+}
+
 /** Polls Lowest Cost every minute for `hours`: how long past its Late Window the latest job created in (fromMs, toMs) and never removed came (each must come), the rows paid and the jobs sent. */
 async function lowestCostPastLateWindow(jobs: IndexedJob[], hours: number, fromMs: number, toMs: number) {
 	const d = drive(jobs, { settings: { delivery: 'lowestCost' } });
@@ -104,11 +113,7 @@ describe('a job shown late in the millisecond of a known one (a late tie)', () =
 		const late = job(99_007, twin.createdMs, twin.createdMs + 59 * MINUTE);
 		jobs.push(late);
 		const d = drive(jobs);
-		const honest = d.index.fetchPage;
-		(d.index as { fetchPage: typeof honest }).fetchPage = async (request: PageRequest) => {
-			const page = await honest(request);
-			return d.clock.ms < late.visibleMs + 50 * MINUTE ? { ...page, jobs: page.jobs.filter((j) => j.uid !== late.uid) } : page;
-		};
+		leaveOutFor50Minutes(d, late);
 		await d.poll();
 		await d.pollUntil(T0 + 6 * HOUR);
 		expect(d.sent).toContain(late.uid);
@@ -127,12 +132,7 @@ describe('a job shown late in the millisecond of a known one (a late tie)', () =
 		jobs.push(late);
 		jobs.find((j) => j.createdMs === T0 + 80 * MINUTE + 417)!.goneMs = T0 + 160 * MINUTE;
 		const d = drive(jobs, { settings });
-		const honest = d.index.fetchPage;
-		// A replica behind for 50 minutes after the job shows: its pages leave it out, its total counts it.
-		(d.index as { fetchPage: typeof honest }).fetchPage = async (request: PageRequest) => {
-			const page = await honest(request);
-			return d.clock.ms < late.visibleMs + 50 * MINUTE ? { ...page, jobs: page.jobs.filter((j) => j.uid !== late.uid) } : page;
-		};
+		leaveOutFor50Minutes(d, late);
 		await d.poll();
 		await d.pollUntil(T0 + 6 * HOUR);
 		expect(d.sent).toContain(late.uid);
@@ -146,11 +146,7 @@ describe('a job shown late in the millisecond of a known one (a late tie)', () =
 		jobs.push(late);
 		jobs.find((j) => j.createdMs === T0 + 75 * MINUTE + 417)!.goneMs = T0 + 160 * MINUTE;
 		const d = drive(jobs, { settings: { delivery: 'lowestCost', maxJobsPerPoll: 1, intervalMs: 5 * MINUTE } });
-		const honest = d.index.fetchPage;
-		(d.index as { fetchPage: typeof honest }).fetchPage = async (request: PageRequest) => {
-			const page = await honest(request);
-			return d.clock.ms < late.visibleMs + 50 * MINUTE ? { ...page, jobs: page.jobs.filter((j) => j.uid !== late.uid) } : page;
-		};
+		leaveOutFor50Minutes(d, late);
 		await d.poll();
 		await d.pollUntil(T0 + 24 * HOUR, 5);
 		expect(d.sent).toContain(late.uid);
