@@ -429,6 +429,24 @@ describe('failures that will not pass by themselves', () => {
 		expect(failedAt[0]).toBeLessThanOrEqual(30 + TROUBLE_REPORTED_AFTER / MINUTE + 5);
 	});
 
+	// Found by a review: at one request a minute a poll asks one search, and the key's failure was put on that search.
+	it('names no search for a wrong key where a key of one request a minute lets each poll ask only one of several searches', async () => {
+		const { poller, proxy } = await behindProxy({ ...twoSearches, options: { requestsPerMinute: 1 } });
+		expect((await poller.poll()).error).toBeUndefined();
+		const messages = new Set<string>();
+		for (let minute = 1; minute <= 40; minute++) {
+			// From minute 30, when the requests the trigger started with are long spent.
+			if (minute === 30) proxy.mode = () => ({ status: 401, body: { error: 'unknown key', error_code: 'invalid_key' } });
+			moveTo(time, T0 + minute * MINUTE);
+			const asked = proxy.arrivals.length;
+			const { error } = await poller.poll();
+			if (minute < 30) continue;
+			expect(proxy.arrivals.length - asked).toBeLessThanOrEqual(1);
+			if (error) messages.add(error.message);
+		}
+		expect([...messages]).toEqual(['The API key is missing, wrong or revoked']);
+	});
+
 	// Found by a review: the first failing search in the list was checked, and its young streak hid an older one's.
 	it('reports the search whose faults have lasted longest where two of several searches meet 5xx', async () => {
 		const threeSearches = {

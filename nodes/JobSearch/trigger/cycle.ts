@@ -30,7 +30,7 @@ export interface CycleOutcome extends Pick<SearchResult, 'firstPoll' | 'learning
 	state: TriggerState;
 	reader: ReadTotals;
 	budget: RequestBudget;
-	/** The failure that ended a search's reading (`key`), and what it means: a lasting one before a passing one; `everySearch`: all met its kind, none read. */
+	/** The failure that ended a search's reading (`key`), and what it means: a lasting one before a passing one; `everySearch`: the key's (it would meet every search where a poll asked only some), or all met its kind and none read. */
 	failure?: { error: Error; kind: FailureKind; key: string; everySearch?: boolean };
 }
 
@@ -126,6 +126,6 @@ export async function runSearches(
 		late: sum(results, (r) => r.late),
 		reposts: sum(results, (r) => r.reposts),
 		capped: sum(results, (r) => r.capped),
-		...(failure ? { failure: { ...failure, everySearch: failures.length === runs.length && failures.every((f) => f.kind.kind === failure.kind.kind && !f.came) } } : {}),
+		...(failure ? { failure: { ...failure, everySearch: ('ofKey' in failure.kind) || (failures.length === runs.length && failures.every((f) => f.kind.kind === failure.kind.kind && !f.came)) } } : {}),
 	};
 }

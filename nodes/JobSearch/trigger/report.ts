@@ -13,7 +13,7 @@ export function classifyFailure(error: Error): FailureKind {
 	const details = errorDetails(error);
 	if (cause === 'rate-limited') return { kind: 'rate-limited', retryAfterMs: details.retryAfterMs ?? FALLBACK_RETRY_AFTER_MS };
 	if (cause === 'temporarily-unavailable' || details.error_code === 'poll_time_spent') return { kind: 'passing' };
-	return { kind: 'lasting' };
+	return cause === 'credential-invalid' || cause === 'quota-exhausted' ? { kind: 'lasting', ofKey: true } : { kind: 'lasting' };
 }
 
 /** The error this poll fails with: a lasting one that left nothing to send; passing ones once they lasted, at most once a period (no flood). */
