@@ -263,6 +263,27 @@ describe('failures that may pass, where polls are far apart', () => {
 		}
 		expect(failed).toEqual([false, true, true]);
 	});
+
+	// Found by a review: a custom cron was read as polls at most an hour apart, so each daily poll came after "a pause in the polls"
+	// and started its streak over: a service failing every poll was never reported.
+	it.each([
+		// T0 is a Friday: Monday to Wednesday, or Thursday, Friday and Monday.
+		['Every Day', { mode: 'everyDay', hour: 8 }, [3, 4, 5]],
+		['a daily custom cron', { mode: 'custom', cronExpression: '0 8 * * *' }, [3, 4, 5]],
+		['a weekday custom cron', { mode: 'custom', cronExpression: '0 8 * * 1-5' }, [6, 7, 10]],
+		// December 1, January 1 and February 1.
+		['a monthly custom cron', { mode: 'custom', cronExpression: '0 8 1 * *' }, [11, 42, 73]],
+	])('fails the second poll in a row that the service fails where polls come a day or more apart (%s)', async (_name, item, days) => {
+		h = await startHarnessed(time, T0, { pollTimes: { item: [item] } }, { jobs: 0 });
+		expect((await h.poller.poll()).error).toBeUndefined();
+		const failed: boolean[] = [];
+		for (const day of days) {
+			moveTo(time, T0 + day * 24 * 60 * MINUTE);
+			h.server.admin.injectFault({ kind: '500', times: 3, tool: 'search_jobs' });
+			failed.push((await h.poller.poll()).error !== undefined);
+		}
+		expect(failed).toEqual([false, true, true]);
+	});
 });
 
 describe('failures that will not pass by themselves', () => {
@@ -473,6 +494,7 @@ describe('failures that will not pass by themselves', () => {
 	// publishes the workflow again (n8n refuses it where that poll throws), failed for a fault it had just met.
 	it.each([
 		['one search, the service down', {}, (body: string) => body !== ''],
+		['one search polled by a custom cron (with seconds) of every other minute, the service down', { pollTimes: { item: [{ mode: 'custom', cronExpression: '0 */2 * * * *' }] } }, (body: string) => body !== ''],
 		['several searches, one failing', twoSearches, (body: string) => body.includes('rust')],
 	])('fails no poll for a fault met again only after a day without polls (%s), and reports it once it has lasted 30 minutes of polls', async (_name, parameters, failsIf) => {
 		const { poller, proxy } = await behindProxy(parameters);

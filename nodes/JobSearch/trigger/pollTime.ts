@@ -26,8 +26,21 @@ function shortestStep(step: number, size: number): number {
 	return Math.min(step, size - last);
 }
 
-/** [shortest, longest] time n8n may leave between two polls of one entry; a custom cron is not read: a minute to an hour. */
-function entryIntervalsMs(item: IDataObject): [number, number] {
+/** The longest a custom cron may leave between two polls, read coarsely by the fields it restricts: an hour, a day, a week or a year. */
+function cronLongestMs(expression: unknown): number {
+	const fields = String(expression ?? '').trim().split(/\s+/);
+	const [hour, dayOfMonth, month, weekday] = fields.slice(fields.length > 5 ? 2 : 1);
+	const any = (field?: string) => field === undefined || field === '*' || field === '?';
+	if (!any(dayOfMonth) || !any(month)) return 366 * DAY_MS;
+	return !any(weekday) ? 7 * DAY_MS : any(hour) ? HOUR_MS : DAY_MS;
+}
+
+/**
+ * [shortest, longest] time n8n may leave between two polls of one entry. A custom cron counts as a minute to an hour, or with
+ * `readCron` as its coarse longest: a pause in the polls needs that, where an activation taken that far back would send old jobs.
+ */
+function entryIntervalsMs(item: IDataObject, readCron = false): [number, number] {
+	if (item.mode === 'custom') return [MINUTE_MS, readCron ? cronLongestMs(item.cronExpression) : HOUR_MS];
 	if (item.mode !== 'everyX') return MODE_INTERVALS_MS.get(item.mode) ?? [MINUTE_MS, HOUR_MS];
 	const value = Math.floor(Number(item.value));
 	const [size, unitMs] = item.unit === 'minutes' ? [60, MINUTE_MS] : [24, HOUR_MS];
@@ -35,15 +48,15 @@ function entryIntervalsMs(item: IDataObject): [number, number] {
 }
 
 /** Over every Poll Times entry (a minute when none is set): the shortest interval, and the longest one the most frequent entry allows. */
-function intervalsMs(context: IPollFunctions): { shortestMs: number; longestMs: number } {
+function intervalsMs(context: IPollFunctions, readCron = false): { shortestMs: number; longestMs: number } {
 	const items = (context.getNodeParameter('pollTimes', {}) as { item?: IDataObject[] }).item ?? [];
 	if (items.length === 0) return { shortestMs: MINUTE_MS, longestMs: MINUTE_MS };
-	const intervals = items.map(entryIntervalsMs);
+	const intervals = items.map((item) => entryIntervalsMs(item, readCron));
 	return { shortestMs: Math.min(...intervals.map(([shortest]) => shortest)), longestMs: Math.min(...intervals.map(([, longest]) => longest)) };
 }
 
 export const shortestIntervalMs = (context: IPollFunctions): number => intervalsMs(context).shortestMs;
-export const longestIntervalMs = (context: IPollFunctions): number => intervalsMs(context).longestMs;
+export const longestIntervalMs = (context: IPollFunctions): number => intervalsMs(context, true).longestMs;
 
 /** What n8n says a poll may take (getPollBudgetMs, n8n 2.41), or Infinity where it does not say (n8n 2.8). */
 function hostBudgetMs(context: IPollFunctions): number {
