@@ -908,6 +908,34 @@ describe('Delivery', () => {
 		expect(busiestMinute(after.map((r) => r.atMs))).toBeLessThanOrEqual(10);
 	});
 
+	/** Polls a job every `gapMs` for six hours: the most minutes a job shown in hours 1 to 5 waited past its showing, and whether one came twice. */
+	async function worstWaitOfNewJobs(gapMs: number, settings: Partial<CycleSettings>) {
+		const jobs = steady(T0 - 30 * MINUTE, T0 + 6 * HOUR, gapMs);
+		const d = drive(jobs, { settings });
+		await d.poll();
+		const sentAtMs = new Map<string, number>();
+		for (let t = T0 + MINUTE; t <= T0 + 6 * HOUR; t += MINUTE) for (const j of (await d.poll(t)).emit) sentAtMs.set(String(j.uid), t);
+		const shown = jobs.filter((j) => j.visibleMs > T0 + HOUR && j.visibleMs < T0 + 5 * HOUR);
+		expect(new Set(d.sent).size).toBe(d.sent.length);
+		return Math.max(...shown.map((j) => ((sentAtMs.get(j.uid) ?? Infinity) - j.visibleMs) / MINUTE));
+	}
+
+	// Found by a review: the overdue look read to 20 minutes short of what is due, so it was overdue again at the next poll
+	// and took the one request of every poll: no head read again, each job an hour and a half late.
+	it('keeps sending each new job at the next poll at Requests per Minute 1 where the final looks cannot ask every stretch', async () => {
+		expect(await worstWaitOfNewJobs(30_000, { requestsPerMinute: 1 })).toBeLessThanOrEqual(2);
+	});
+
+	// Found by a review: a search's head read was cut by the rows another search's overdue final look read before it.
+	it("sends every job of two searches where requests are scarce and Max Jobs per Poll small: one search's final look takes none of the other's rows for new jobs", async () => {
+		const [a, b]: IndexedJob[][] = [[], []];
+		for (const [i, j] of steady(T0 - 30 * MINUTE, T0 + 6 * HOUR, 10_000).entries()) (i % 2 ? a : b).push(j);
+		const settings = defaultSettings({ requestsPerMinute: 2, maxJobsPerPoll: 10 });
+		const [f] = await simulate([{ jobs: [...a, ...b], searches: [{ key: 'a', jobs: a }, { key: 'b', jobs: b }], settings, everyMinutes: 1 }], T0, T0 + 6 * HOUR);
+		expect(f.lost).toEqual([]);
+		expect(f.duplicates).toEqual([]);
+	});
+
 	it('keeps the final looks within about twenty minutes of the Late Window where requests cannot ask every stretch, reading the lagging part whole', async () => {
 		const jobs = steady(T0 - 30 * MINUTE, T0 + 5 * HOUR, 20_000);
 		jobs.push(job(9006, T0 + HOUR + 7, T0 + HOUR + 55 * MINUTE));

@@ -65,7 +65,9 @@ export async function runSearches(
 	const activating = inTurn.filter((run) => run.activating);
 	await Promise.all(activating.map(async (run) => await run.readNew(0)));
 	for (const run of inTurn.filter((r) => !activating.includes(r))) await run.overdueLook();
-	for (const run of inTurn.filter((r) => !activating.includes(r))) await run.readNew(run.reader.rows + settings.maxJobsPerPoll - rowsRead());
+	// Max Jobs per Poll bounds the new jobs' reads of all searches together; an overdue look's rows are of its search's other looks.
+	const rowsBeforeNew = rowsRead();
+	for (const run of inTurn.filter((r) => !activating.includes(r))) await run.readNew(settings.maxJobsPerPoll - (rowsRead() - rowsBeforeNew));
 	for (const [i, run] of inTurn.entries()) await run.finalLooks(1 / (inTurn.length - i));
 	for (const [i, run] of inTurn.entries()) await run.youngLooks(1 / (inTurn.length - i));
 

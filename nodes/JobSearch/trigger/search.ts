@@ -271,12 +271,13 @@ export class SearchRun {
 		if (this.cheap) await this.probeClock();
 	}
 
-	/** A final look lagging FINAL_LAG_MAX_MS past its poll takes one request before the head, which could otherwise take them all. */
+	/** A final look lagging FINAL_LAG_MAX_MS takes one request before the head (which could take them all); where it leaves the head none, all that is due (else it takes the next poll's too). */
 	async overdueLook(): Promise<void> {
 		const watch = this.watch;
 		if (!watch || this.cheap || this.indexNowMs() - this.settings.lateWindowMs - watch.finalMs <= FINAL_LAG_MAX_MS + this.settings.intervalMs) return;
+		const leavesTheHeadNone = this.budget.remaining() <= 1;
 		this.share(0);
-		await this.finalLook();
+		await this.finalLook(leavesTheHeadNone || undefined);
 		this.reader.resume();
 		this.quota = Infinity;
 	}
@@ -295,7 +296,7 @@ export class SearchRun {
 	}
 
 	/** Each part once the Late Window passed it: every open stretch asked, or read whole where stretches cannot see every job (DESIGN.md). */
-	private async finalLook(): Promise<void> {
+	private async finalLook(whole = this.cheap || this.coarse()): Promise<void> {
 		const watch = this.watch!;
 		const known = this.known!;
 		const dueMs = this.indexNowMs() - this.settings.lateWindowMs;
@@ -303,7 +304,6 @@ export class SearchRun {
 		for (const part of watch.pending) if (part.toMs > watch.finalMs) endMs = Math.min(endMs, part.fromMs - 1);
 		// Lowest Cost reads a job once whatever the step, but where a rounding host buys each read's first minute again.
 		if (this.cheap && !(this.lately('rounds') && known.wholeMinutes()) ? endMs <= watch.finalMs : !this.stepped(endMs - watch.finalMs)) return;
-		const whole = this.cheap || this.coarse();
 		while (watch.finalMs < endMs && !this.reader.spent()) {
 			const lagging = dueMs - watch.finalMs > FINAL_LAG_MAX_MS + this.settings.intervalMs;
 			if (whole || lagging) {
