@@ -921,9 +921,29 @@ describe('Delivery', () => {
 	}
 
 	// Found by a review: the overdue look read to 20 minutes short of what is due, so it was overdue again at the next poll
-	// and took the one request of every poll: no head read again, each job an hour and a half late.
+	// and took the one request of every poll: no head read again, each job about 80 minutes after it showed.
 	it('keeps sending each new job at the next poll at Requests per Minute 1 where the final looks cannot ask every stretch', async () => {
 		expect(await worstWaitOfNewJobs(30_000, { requestsPerMinute: 1 })).toBeLessThanOrEqual(2);
+	});
+
+	// Found by a sweep: at one request a poll the head's went first at every poll, so the rest a cut-short head read left was never read.
+	it.each([
+		['21 jobs, Max Jobs per Poll 20', 21, { maxJobsPerPoll: 20 }],
+		['501 jobs, the default Max Jobs per Poll', 501, {}],
+	])('sends every job shown at once at one request a poll (%s): the head and the rest it left take turns', async (_name, count, settings) => {
+		const jobs = Array.from({ length: count }, (_, i) => job(7000 + i, T0 + HOUR - 10 * MINUTE + i * 100 + 17, T0 + HOUR));
+		const d = await run(jobs, 3, { requestsPerMinute: 1, ...settings });
+		expect([...d.sent].sort()).toEqual(jobs.map((j) => j.uid).sort());
+	});
+
+	// Found by a review: the overdue looks of several searches left the heads too few requests but took one each poll.
+	it('keeps sending each new job within two minutes of showing where three searches share three requests a minute', async () => {
+		const all = steady(T0 - 30 * MINUTE, T0 + 6 * HOUR, 10_000);
+		const searches = [0, 1, 2].map((k) => ({ key: `s${k}`, jobs: all.filter((_, i) => i % 3 === k) }));
+		const [f] = await simulate([{ jobs: all, searches, settings: defaultSettings({ requestsPerMinute: 3 }), everyMinutes: 1 }], T0, T0 + 6 * HOUR);
+		expect(f.lost).toEqual([]);
+		expect(f.duplicates).toEqual([]);
+		expect(f.worstDelayMinutes).toBeLessThanOrEqual(2);
 	});
 
 	// Found by a review: a search's head read was cut by the rows another search's overdue final look read before it.

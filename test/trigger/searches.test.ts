@@ -348,3 +348,26 @@ describe('several searches where a poll may send few requests', () => {
 		expect(uids.filter((uid, i) => uids.indexOf(uid) !== i)).toEqual([]);
 	});
 });
+
+describe('Max Jobs per Poll with several searches', () => {
+	// Found by a review: the rows of an activation read were left out of the count when an overdue look's were.
+	it('sends about Max Jobs per Poll new jobs at most in the poll that adds a search with Emit on First Poll', async () => {
+		const clock = { ms: T0 };
+		const jobsA: IndexedJob[] = [];
+		const jobsB: IndexedJob[] = [];
+		for (let i = 0; i < 3 * 360; i++) jobsA.push({ uid: String(10_000 + i), createdMs: T0 + i * 10_000 + 417, visibleMs: T0 + i * 10_000 + 30_000 });
+		for (let i = 0; i < 200; i++) jobsB.push({ uid: String(50_000 + i), createdMs: T0 + HOUR + i * 15_000 + 211, visibleMs: T0 + HOUR + i * 15_000 + 30_000 });
+		const [a, b] = [arrayIndex(jobsA, clock), arrayIndex(jobsB, clock)];
+		const deps = { now: () => clock.ms, sleep: async (ms: number) => void (clock.ms += ms), classify: classifyModelFailure };
+		const settings = defaultSettings({ maxJobsPerPoll: 20, firstPollLookbackMs: 2 * HOUR, requestsPerMinute: 10 });
+		let state: TriggerState | undefined;
+		for (let t = T0; t <= T0 + 2 * HOUR; t += MINUTE) {
+			clock.ms = Math.max(clock.ms, t);
+			state = (await runSearches(state, [{ key: 'a', fetchPage: a.fetchPage }], settings, deps)).state;
+		}
+		clock.ms = T0 + 2 * HOUR + 6 * MINUTE;
+		const out = await runSearches(state, [{ key: 'a', fetchPage: a.fetchPage }, { key: 'b', fetchPage: b.fetchPage }], settings, deps);
+		// Give or take a page: the two reads go at once.
+		expect(out.emit.length).toBeLessThanOrEqual(25);
+	});
+});

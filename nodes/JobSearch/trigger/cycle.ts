@@ -30,7 +30,7 @@ export interface CycleOutcome extends Pick<SearchResult, 'firstPoll' | 'learning
 	state: TriggerState;
 	reader: ReadTotals;
 	budget: RequestBudget;
-	/** The failure that ended a search's reading (`key`), and what it means: a lasting one before a passing one; `everySearch`: the key's (it would meet every search where a poll asked only some), or all met its kind and none read. */
+	/** The failure that ended a search's reading (`key`), and what it means: a lasting one before a passing one; `everySearch`: the credential's (it would meet every search where a poll asked only some), or all met its kind and none read. */
 	failure?: { error: Error; kind: FailureKind; key: string; everySearch?: boolean };
 }
 
@@ -64,10 +64,15 @@ export async function runSearches(
 	// Activation reads send their first requests together: the index shows each search the same jobs.
 	const activating = inTurn.filter((run) => run.activating);
 	await Promise.all(activating.map(async (run) => await run.readNew(0)));
-	for (const run of inTurn.filter((r) => !activating.includes(r))) await run.overdueLook();
-	// Max Jobs per Poll bounds the new jobs' reads of all searches together; an overdue look's rows are of its search's other looks.
-	const rowsBeforeNew = rowsRead();
-	for (const run of inTurn.filter((r) => !activating.includes(r))) await run.readNew(settings.maxJobsPerPoll - (rowsRead() - rowsBeforeNew));
+	const reading = inTurn.filter((r) => !activating.includes(r));
+	const rowsBeforeOverdue = rowsRead();
+	for (const run of reading) await run.overdueLook(reading.length);
+	// Max Jobs per Poll bounds the new jobs' reads of all searches together, activation's too; overdue looks' rows are of their other looks.
+	const overdueRows = rowsRead() - rowsBeforeOverdue;
+	// Where one request is all a search gets, its turns at going first alternate between its head and the parts it left:
+	// the head's request would take it at every poll, and the rest of a cut-short head read would never be read.
+	const partsFirst = Math.floor(base.polls / Math.max(1, runs.length)) % 2 === 1;
+	for (const run of reading) await run.readNew(settings.maxJobsPerPoll - (rowsRead() - overdueRows), partsFirst);
 	for (const [i, run] of inTurn.entries()) await run.finalLooks(1 / (inTurn.length - i));
 	for (const [i, run] of inTurn.entries()) await run.youngLooks(1 / (inTurn.length - i));
 
@@ -128,6 +133,6 @@ export async function runSearches(
 		late: sum(results, (r) => r.late),
 		reposts: sum(results, (r) => r.reposts),
 		capped: sum(results, (r) => r.capped),
-		...(failure ? { failure: { ...failure, everySearch: ('ofKey' in failure.kind) || (failures.length === runs.length && failures.every((f) => f.kind.kind === failure.kind.kind && !f.came)) } } : {}),
+		...(failure ? { failure: { ...failure, everySearch: (failure.kind.kind === 'lasting' && failure.kind.ofCredential === true) || (failures.length === runs.length && failures.every((f) => f.kind.kind === failure.kind.kind && !f.came)) } } : {}),
 	};
 }

@@ -13,7 +13,9 @@ export function classifyFailure(error: Error): FailureKind {
 	const details = errorDetails(error);
 	if (cause === 'rate-limited') return { kind: 'rate-limited', retryAfterMs: details.retryAfterMs ?? FALLBACK_RETRY_AFTER_MS };
 	if (cause === 'temporarily-unavailable' || details.error_code === 'poll_time_spent') return { kind: 'passing' };
-	return cause === 'credential-invalid' || cause === 'quota-exhausted' ? { kind: 'lasting', ofKey: true } : { kind: 'lasting' };
+	// The key, its credit or the Base URL (a redirect, no such tool, no POST there) would fail every search alike.
+	const ofCredential = cause === 'credential-invalid' || cause === 'quota-exhausted' || details.error_code === 'redirected' || [404, 405].includes(details.httpCode ?? 0);
+	return ofCredential ? { kind: 'lasting', ofCredential } : { kind: 'lasting' };
 }
 
 /** The error this poll fails with: a lasting one that left nothing to send; passing ones once they lasted, at most once a period (no flood). */

@@ -126,9 +126,7 @@ export class SearchRun {
 	}
 
 	/** Whether a look that waits for LOOK_STEP_MS has waited it; where polls come that far apart or more, half of it (a poll may start a few ms early). */
-	private stepped(elapsedMs: number): boolean {
-		return elapsedMs >= (this.settings.intervalMs >= LOOK_STEP_MS ? LOOK_STEP_MS / 2 : LOOK_STEP_MS);
-	}
+	private stepped = (elapsedMs: number): boolean => elapsedMs >= (this.settings.intervalMs >= LOOK_STEP_MS ? LOOK_STEP_MS / 2 : LOOK_STEP_MS);
 
 	/** Whether final looks read whole: late ties hide in known milliseconds, or the host rounds the bounds. */
 	private coarse(): boolean {
@@ -171,12 +169,13 @@ export class SearchRun {
 		return read;
 	}
 
-	/** New jobs first, within Max Jobs per Poll: the activation read, or the head and then the pending parts. */
-	async readNew(rows: number): Promise<void> {
+	/** New jobs first, within Max Jobs per Poll: the activation read, or the head and the pending parts (`partsFirst` where one request is left). */
+	async readNew(rows: number, partsFirst = false): Promise<void> {
 		if (!this.watch) return await this.activate();
 		const endRows = this.reader.rows + rows;
+		if (partsFirst && this.budget.remaining() <= 1) await this.reader.within(rows, async () => await this.readPending());
 		const outsideBefore = this.reader.outsideRows;
-		if (!this.cheap) await this.reader.within(rows, async () => await this.readHead());
+		if (!this.cheap) await this.reader.within(endRows - this.reader.rows, async () => await this.readHead());
 		// Rows outside the range asked (a host that rounds the bounds) are no new jobs: a head read that buys one every poll
 		// would otherwise take the rows of Max Jobs per Poll 1 for good, and the parts behind it would never be read.
 		const outside = this.reader.outsideRows - outsideBefore;
@@ -271,13 +270,13 @@ export class SearchRun {
 		if (this.cheap) await this.probeClock();
 	}
 
-	/** A final look lagging FINAL_LAG_MAX_MS takes one request before the head (which could take them all); where it leaves the head none, all that is due (else it takes the next poll's too). */
-	async overdueLook(): Promise<void> {
+	/** A final look lagging FINAL_LAG_MAX_MS takes one request before the `heads` (which could take them all); where it leaves them too few, all that is due (else it takes the next poll's too). */
+	async overdueLook(heads: number): Promise<void> {
 		const watch = this.watch;
 		if (!watch || this.cheap || this.indexNowMs() - this.settings.lateWindowMs - watch.finalMs <= FINAL_LAG_MAX_MS + this.settings.intervalMs) return;
-		const leavesTheHeadNone = this.budget.remaining() <= 1;
+		const leavesTheHeadsTooFew = this.budget.remaining() <= heads;
 		this.share(0);
-		await this.finalLook(leavesTheHeadNone || undefined);
+		await this.finalLook(leavesTheHeadsTooFew || undefined);
 		this.reader.resume();
 		this.quota = Infinity;
 	}

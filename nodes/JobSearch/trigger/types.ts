@@ -24,8 +24,8 @@ export interface CycleSettings {
 	maxSeenUids?: number;
 }
 
-/** What a failed request means for the trigger: wait as asked, ride it out, or report it now (`ofKey`: the key's or its credit's, whatever the search). */
-export type FailureKind = { kind: 'rate-limited'; retryAfterMs: number } | { kind: 'passing' } | { kind: 'lasting'; ofKey?: true };
+/** What a failed request means for the trigger: wait as asked, ride it out, or report it now (`ofCredential`: the key's, its credit's or the Base URL's, whatever the search). */
+export type FailureKind = { kind: 'rate-limited'; retryAfterMs: number } | { kind: 'passing' } | { kind: 'lasting'; ofCredential?: boolean };
 
 export interface CycleDeps {
 	/** One search's request: its filters with the window and limit the cycle asks for. */
