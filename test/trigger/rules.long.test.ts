@@ -946,6 +946,15 @@ describe('Delivery', () => {
 		expect(f.worstDelayMinutes).toBeLessThanOrEqual(2);
 	});
 
+	// A review's case: counting the polls, not each search's own turns at going first, a search first on even polls would never read its parts first.
+	it('sends every job shown at once to each of two searches at one request a minute, where each batch is larger than Max Jobs per Poll', async () => {
+		const [a, b] = [1, 2].map((k) => Array.from({ length: 21 }, (_, i) => job(10_000 * k + i, T0 + HOUR - 10 * MINUTE + i * 100 + 17 + k, T0 + HOUR)));
+		const settings = defaultSettings({ requestsPerMinute: 1, maxJobsPerPoll: 20 });
+		const [f] = await simulate([{ jobs: [...a, ...b], searches: [{ key: 'a', jobs: a }, { key: 'b', jobs: b }], settings, everyMinutes: 1 }], T0, T0 + 3 * HOUR, 0);
+		expect(f.lost).toEqual([]);
+		expect(f.delivered).toBe(42);
+	});
+
 	// Found by a review: a search's head read was cut by the rows another search's overdue final look read before it.
 	it("sends every job of two searches where requests are scarce and Max Jobs per Poll small: one search's final look takes none of the other's rows for new jobs", async () => {
 		const [a, b]: IndexedJob[][] = [[], []];

@@ -26,8 +26,8 @@ function shortestStep(step: number, size: number): number {
 	return Math.min(step, size - last);
 }
 
-/** The presets n8n's cron library takes, as the fields they stand for. */
-const CRON_PRESETS = new Map(Object.entries({ '@yearly': '0 0 1 1 *', '@annually': '0 0 1 1 *', '@monthly': '0 0 1 * *', '@weekly': '0 0 * * 0', '@weekdays': '0 0 * * 1-5', '@weekends': '0 0 * * 0,6', '@daily': '0 0 * * *', '@midnight': '0 0 * * *', '@hourly': '0 * * * *' }));
+/** The presets of n8n's cron library (4.x) that poll an hour apart or more, as the fields they stand for. */
+const CRON_PRESETS = new Map(Object.entries({ '@yearly': '0 0 1 1 *', '@monthly': '0 0 1 * *', '@weekly': '0 0 * * 0', '@weekdays': '0 0 * * 1-5', '@weekends': '0 0 * * 0,6', '@daily': '0 0 * * *', '@hourly': '0 * * * *' }));
 
 /** The longest a custom cron may leave between two polls, read coarsely by the fields it restricts: an hour, a day, a week or a year. */
 function cronLongestMs(expression: unknown): number {
