@@ -270,13 +270,15 @@ export class SearchRun {
 		if (this.cheap) await this.probeClock();
 	}
 
-	/** A final look lagging FINAL_LAG_MAX_MS takes one request before the `heads` (which could take them all); where it leaves them too few, all that is due (else it takes the next poll's too). */
+	/** A final look or count lagging FINAL_LAG_MAX_MS past its time takes a request before the `heads` (which could take them all); where it leaves them too few, the final look reads all that is due. */
 	async overdueLook(heads: number): Promise<void> {
 		const watch = this.watch;
-		if (!watch || this.cheap || this.indexNowMs() - this.settings.lateWindowMs - watch.finalMs <= FINAL_LAG_MAX_MS + this.settings.intervalMs) return;
+		if (!watch || this.cheap) return;
+		const overdueMs = this.indexNowMs() - this.settings.lateWindowMs - FINAL_LAG_MAX_MS - this.settings.intervalMs;
 		const leavesTheHeadsTooFew = this.budget.remaining() <= heads;
 		this.share(0);
-		await this.finalLook(leavesTheHeadsTooFew || undefined);
+		if (overdueMs - COUNT_EVERY_MS > watch.floorMs) await this.settle();
+		if (overdueMs > watch.finalMs) await this.finalLook(leavesTheHeadsTooFew || undefined);
 		this.reader.resume();
 		this.quota = Infinity;
 	}
@@ -347,12 +349,12 @@ export class SearchRun {
 			const part = { fromMs: watch.floorMs + 1, toMs: this.partEnd(watch.floorMs, endMs) };
 			const count = await this.reader.count(part);
 			if (!count) return;
-			// What the poll cannot read of a part that holds more than known waits as a pending part: a count asked again
-			// at every poll could take every request a small budget leaves, and the final look would stand still.
+			// What the poll cannot read of a part that holds more than known waits as a pending part (a count asked again at
+			// every poll could take every request a small budget leaves), and is read again as a short one: a replica may leave it out.
 			if (!count.exact || count.total > this.known!.activeIn(part)) {
 				const read = await this.readPart(part);
 				if (read) this.readAgainIfShort(read, part);
-				else watch.pending.push(part);
+				else watch.pending.push(part, { ...part, afterMs: this.deps.now() + HOUR_MS });
 			}
 			watch.floorMs = part.toMs;
 		}
@@ -381,16 +383,15 @@ export class SearchRun {
 
 	result(): SearchResult {
 		const capped = this.watch ? forget(this.watch, this.settings.maxSeenUids ?? MAX_SEEN_UIDS) : 0;
-		const known = this.known;
 		return {
 			state: this.watch ? { activatedMs: this.previous.activatedMs, watch: this.watch } : this.previous,
 			reader: this.reader,
-			fresh: known?.fresh ?? [],
+			fresh: this.known?.fresh ?? [],
 			came: this.firstPageMs !== undefined,
 			firstPoll: this.firstPoll,
 			learning: this.watch?.pending.some((p) => p.learnBeforeMs !== undefined) ?? false,
-			late: known?.late ?? 0,
-			reposts: known?.reposts ?? 0,
+			late: this.known?.late ?? 0,
+			reposts: this.known?.reposts ?? 0,
 			capped,
 		};
 	}
