@@ -19,7 +19,7 @@ import { pollTimeMs, shortestIntervalMs } from '../../nodes/JobSearch/trigger/po
 import { createPoller, type Poller } from '../harness/poll';
 import { propertyParameters } from '../support/property';
 import { startFrontProxy, type FrontProxy } from '../support/proxy';
-import { fillRateWindow, iso, moveTo, postedAt, stateOf, uidsOf } from './pollHelpers';
+import { fillRateWindow, iso, moveTo, postedAt, staticOf, uidsOf } from './pollHelpers';
 import { FAKE_DATE_ONLY, HOUR, MINUTE, everyMinutes, startHarnessed, type Harnessed, type TimeControl } from './scriptedDay';
 
 // n8n 2.8 calls poll() at every tick of Poll Times without waiting for the poll before, on one
@@ -130,7 +130,7 @@ describe("the poll's lock", () => {
 		const stuck = poller.poll();
 		await proxy.holding();
 		const expiry = t1 + FIVE_MINUTE_POLL_TIME + LOCK_GRACE;
-		expect(stateOf(poller).running?.until).toBe(iso(expiry));
+		expect(staticOf(poller).running?.until).toBe(iso(expiry));
 
 		time.set(expiry - 1);
 		expect(await poller.poll()).toEqual({ items: [], empty: true });
@@ -139,7 +139,7 @@ describe("the poll's lock", () => {
 		time.set(expiry);
 		const takeover = poller.poll();
 		await proxy.holding(2);
-		expect(stateOf(poller).running?.until).toBe(iso(expiry + FIVE_MINUTE_POLL_TIME + LOCK_GRACE));
+		expect(staticOf(poller).running?.until).toBe(iso(expiry + FIVE_MINUTE_POLL_TIME + LOCK_GRACE));
 		proxy.passThrough();
 		await Promise.all([stuck, takeover]);
 	});
@@ -154,12 +154,12 @@ describe("the poll's lock", () => {
 		time.set(t1 + FIVE_MINUTE_POLL_TIME + LOCK_GRACE);
 		const current = poller.poll();
 		await proxy.holding(2);
-		const lock = stateOf(poller).running;
+		const lock = staticOf(poller).running;
 
 		// The poll whose lock expired ends first: the lock stays with the one that took it over.
 		proxy.releaseOne();
 		await expired;
-		expect(stateOf(poller).running).toEqual(lock);
+		expect(staticOf(poller).running).toEqual(lock);
 		time.set(t1 + FIVE_MINUTE_POLL_TIME + LOCK_GRACE + 1_000);
 		expect(await poller.poll()).toEqual({ items: [], empty: true });
 		expect(poller.logs.at(-1)?.message).toMatch(`the poll that started at ${iso(t1 + FIVE_MINUTE_POLL_TIME + LOCK_GRACE)} is still running`);

@@ -1,6 +1,8 @@
 import axios from 'axios';
 import type { IDataObject } from 'n8n-workflow';
 
+import { freshLedger } from '../../nodes/JobSearch/trigger/requests';
+import { isDropped, readState, type SearchState, type TriggerState } from '../../nodes/JobSearch/trigger/state';
 import type { Poller } from '../harness/poll';
 import type { Harnessed, TimeControl } from './scriptedDay';
 
@@ -11,32 +13,25 @@ export function moveTo(time: TimeControl, ms: number): void {
 	time.set(Math.max(ms, Date.now()));
 }
 
-/** One search as state.ts stores it: when it was activated, and what it knows of the index once it has read its Late Window. */
-export interface StoredSearch {
-	activated: string;
-	watch?: IDataObject & { head: string; floor: string; seen: Record<string, number>; pending?: { from: string; to: string }[] };
+/** The trigger's static data as n8n keeps it: its state (`state.ts`) and, beside it, the running poll's lock. */
+export const staticOf = (poller: Poller) => poller.staticData() as IDataObject & { version?: number; running?: { id: string; until: string } };
+
+/** The trigger's state as its next poll reads it (a state of no search before the first poll). */
+export function stateOf(poller: Poller): TriggerState {
+	const state = readState(staticOf(poller));
+	if (isDropped(state)) throw new Error('the stored state cannot be read');
+	return state ?? { searches: {}, requests: freshLedger(0, { requestsPerMinute: 1 }), polls: 0 };
 }
 
-/** The trigger's stored state, as state.ts writes it. */
-export const stateOf = (poller: Poller) =>
-	poller.staticData() as IDataObject & {
-		version?: number;
-		polls?: number;
-		trouble?: { since: string; polls: number; reported?: string };
-		requests?: { tokens: number; at: string; share: number; sent: string[]; pausedUntil: string };
-		searches?: Record<string, StoredSearch>;
-		running?: { id: string; until: string };
-	};
-
-/** The stored state of the trigger's only search (Watch: One Search), kept under its filters' key. */
-export function searchOf(poller: Poller): StoredSearch | undefined {
-	const searches = Object.values(stateOf(poller).searches ?? {});
+/** The state of the trigger's only search (Watch: One Search), kept under its filters' key. */
+export function searchOf(poller: Poller): SearchState | undefined {
+	const searches = Object.values(stateOf(poller).searches);
 	if (searches.length > 1) throw new Error(`the trigger holds ${searches.length} searches, not one`);
 	return searches[0];
 }
 
 /** What the trigger knows of the index (every search's stored `watch`), as text to compare before and after a poll. */
-export const watchOf = (poller: Poller) => JSON.stringify(Object.values(stateOf(poller).searches ?? {}).map((search) => search.watch));
+export const watchOf = (poller: Poller) => JSON.stringify(Object.values(stateOf(poller).searches).map(({ watch }) => watch && { ...watch, seen: [...watch.seen], gone: [...watch.gone], learned: [...watch.learned] }));
 
 /**
  * Another workflow on the same key: requests for a window in the future (no row, no cost) until

@@ -64,23 +64,9 @@ describe('the stored state', () => {
 		expect(roundTrip(waiting)).toEqual(waiting);
 	});
 
-	it('reads a state of version 6, which kept the time of the last poll where version 7 counts the polls, as one at its first poll', () => {
-		const staticData: Record<string, unknown> = {};
-		writeState(staticData as never, state);
-		const { polls: _, ...before } = JSON.parse(JSON.stringify(staticData));
-		expect(readState({ ...before, version: 6, lastPoll: new Date(T0 - 5).toISOString() })).toEqual({ ...state, polls: 0 });
-	});
-
-	it.each([
-		['repeatsSeen', { lastSeenMs: { ...watch.lastSeenMs, repeats: 0 } }],
-		['overcountsSeen', { lastSeenMs: { ...watch.lastSeenMs, overcounts: 0 } }],
-		['clockLook', { clockLookMs: 0 }],
-	])('reads a state saved before it kept %s as never seen', (field, never) => {
-		const staticData: Record<string, unknown> = {};
-		writeState(staticData as never, state);
-		const stored = JSON.parse(JSON.stringify(staticData));
-		delete stored.searches.a1b2c3d4.watch[field];
-		expect(readState(stored)).toEqual({ ...state, searches: { ...state.searches, a1b2c3d4: { ...state.searches.a1b2c3d4, watch: { ...watch, ...never } } } });
+	it('drops a state of version 7 (0.1.0-dev), which kept its times as text, but for the times of its last requests', () => {
+		const sent = [T0 - 30_000, T0 - 6_000].map((ms) => new Date(ms).toISOString());
+		expect(readState({ version: 7, polls: 3, searches: {}, requests: { tokens: 1, sent } })).toEqual({ dropped: true, sentMs: state.requests.sentMs });
 	});
 
 	it('tells a trigger with no state from one whose state is of another version or malformed', () => {
@@ -89,13 +75,28 @@ describe('the stored state', () => {
 		const staticData: Record<string, unknown> = {};
 		writeState(staticData as never, state);
 		const stored = JSON.parse(JSON.stringify(staticData));
+		const damaged = (change: (s: typeof stored.state) => void) => {
+			const copy = JSON.parse(JSON.stringify(stored));
+			change(copy.state);
+			return readState(copy);
+		};
 		// The times of the last requests are kept where they read: they count in the key's window, whatever the version.
 		expect(readState({ ...stored, version: 5 })).toEqual({ dropped: true, sentMs: state.requests.sentMs });
-		expect(readState({ ...stored, polls: 'seven' })).toEqual({ dropped: true, sentMs: state.requests.sentMs });
-		expect(readState({ ...stored, version: 8, requests: { ...stored.requests, sent: ['soon', stored.requests.sent[1]] } })).toEqual({ dropped: true, sentMs: [T0 - 6_000] });
+		expect(damaged((s) => (s.polls = 'seven'))).toEqual({ dropped: true, sentMs: state.requests.sentMs });
+		expect(damaged((s) => (s.requests.sentMs = ['soon', T0 - 6_000]))).toEqual({ dropped: true, sentMs: [T0 - 6_000] });
 		expect(readState({ version: 5 })).toEqual({ dropped: true, sentMs: [] });
-		const search = stored.searches.a1b2c3d4;
-		expect(readState({ ...stored, searches: { a1b2c3d4: { ...search, watch: { ...search.watch, seen: { a: 'x' } } } } })).toMatchObject({ dropped: true });
-		expect(readState({ ...stored, searches: undefined })).toMatchObject({ dropped: true });
+		expect(damaged((s) => (s.searches.a1b2c3d4.watch.seen.$map.a = 'x'))).toMatchObject({ dropped: true });
+		expect(damaged((s) => (s.searches.a1b2c3d4.watch.pending[1].toMs = null))).toMatchObject({ dropped: true });
+		expect(damaged((s) => delete s.searches.a1b2c3d4.watch.lastSeenMs.ties)).toMatchObject({ dropped: true });
+		expect(damaged((s) => (s.searches.a1b2c3d4.watch.gone = ['8']))).toMatchObject({ dropped: true });
+		expect(damaged((s) => (s.searches.e5f6a7b8.trouble = { sinceMs: 'then' }))).toMatchObject({ dropped: true });
+		expect(damaged((s) => (s.searches = undefined))).toMatchObject({ dropped: true });
+		expect(readState({ ...stored, state: undefined })).toMatchObject({ dropped: true });
+	});
+
+	it('keeps a look at each young age where the ages grew in number since the state was saved', () => {
+		const staticData: Record<string, unknown> = {};
+		writeState(staticData as never, { ...state, searches: { a: { activatedMs: T0, watch: { ...watch, youngMs: [T0 - 8 * MINUTE] } } } });
+		expect((readState(JSON.parse(JSON.stringify(staticData))) as TriggerState).searches.a.watch!.youngMs).toEqual([T0 - 8 * MINUTE, ...watch.youngMs.slice(1).map(() => watch.floorMs)]);
 	});
 });

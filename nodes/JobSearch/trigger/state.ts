@@ -89,94 +89,56 @@ export interface DroppedState {
 
 export const isDropped = (state: TriggerState | DroppedState | undefined): state is DroppedState => state !== undefined && 'dropped' in state;
 
-const VERSION = 7;
-/** Version 6 differs only in keeping the last poll's time, which nothing read, where 7 counts the polls. */
-const READABLE_VERSIONS: unknown[] = [6, VERSION];
-const iso = (ms: number) => new Date(ms).toISOString();
+const VERSION = 8;
 
-function time(value: unknown): number {
-	const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN;
-	if (Number.isNaN(ms)) throw new Error('not a time');
-	return ms;
+/** The state as JSON, which n8n keeps: as it is in memory, its Maps and Sets tagged. */
+function toJson(value: unknown): unknown {
+	if (value instanceof Map) return { $map: Object.fromEntries(value) };
+	if (value instanceof Set) return { $set: [...value] };
+	if (Array.isArray(value)) return value.map(toJson);
+	return value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([key, v]) => [key, toJson(v)])) : value;
 }
 
-function finite(value: unknown): number {
-	if (typeof value !== 'number' || !Number.isFinite(value)) throw new Error('not a number');
-	return value;
+function fromJson(value: unknown): unknown {
+	if (Array.isArray(value)) return value.map(fromJson);
+	if (!value || typeof value !== 'object') return value;
+	const object = value as IDataObject;
+	if ('$map' in object) return new Map(Object.entries(object.$map as IDataObject));
+	if ('$set' in object) return new Set(object.$set as unknown[]);
+	return Object.fromEntries(Object.entries(object).map(([key, v]) => [key, fromJson(v)]));
 }
 
-const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-
-const readTrouble = (t: IDataObject): Trouble => ({ sinceMs: time(t.since), ...(t.reported ? { reportedMs: time(t.reported) } : {}) });
-const storeTrouble = (t: Trouble) => ({ since: iso(t.sinceMs), ...(t.reportedMs !== undefined ? { reported: iso(t.reportedMs) } : {}) });
-const readPart = (p: IDataObject): Part => ({ fromMs: time(p.from), toMs: time(p.to), ...(p.learnBefore ? { learnBeforeMs: time(p.learnBefore) } : {}), ...(p.after ? { afterMs: time(p.after) } : {}) });
-const storePart = ({ fromMs, toMs, learnBeforeMs, afterMs }: Part) => ({ from: iso(fromMs), to: iso(toMs), ...(learnBeforeMs !== undefined ? { learnBefore: iso(learnBeforeMs) } : {}), ...(afterMs !== undefined ? { after: iso(afterMs) } : {}) });
-
-function readWatch(w: IDataObject): Watch {
-	const seen = new Map<string, number>();
-	for (const [uid, ms] of Object.entries(w.seen as IDataObject)) seen.set(uid, finite(ms));
-	const young = list(w.young).map(time);
-	const floorMs = time(w.floor);
-	return {
-		headMs: time(w.head),
-		finalMs: time(w.final),
-		floorMs,
-		youngMs: YOUNG_LOOK_AGES_MS.map((_, k) => young[k] ?? floorMs),
-		seen,
-		gone: new Set(list(w.gone).filter((uid): uid is string => typeof uid === 'string' && seen.has(uid))),
-		learned: new Set(list(w.learned).filter((uid): uid is string => typeof uid === 'string' && seen.has(uid))),
-		pending: list(w.pending).map((p) => readPart(p as IDataObject)),
-		lastSeenMs: Object.fromEntries(HOST_TRAITS.map((trait) => [trait, finite(w[`${trait}Seen`] ?? 0)])) as Watch['lastSeenMs'],
-		offsets: list(w.offsets).map((o) => ({ atMs: time((o as IDataObject).at), offsetMs: finite((o as IDataObject).offsetMs) })),
-		clockLookMs: finite(w.clockLook ?? 0),
-	};
+/** Whether every time and count a state holds is a number: a damaged one throws or fails here, and is dropped. */
+function holdsNumbers(state: TriggerState): boolean {
+	const numbers = (values: Iterable<unknown>) => [...values].every((v) => typeof v === 'number' && Number.isFinite(v));
+	const trouble = (t?: Trouble) => !t || numbers([t.sinceMs, t.reportedMs ?? 0]);
+	const { requests: r } = state;
+	const watch = (w: Watch) =>
+		numbers([w.headMs, w.finalMs, w.floorMs, w.clockLookMs, ...w.youngMs, ...w.seen.values(), ...HOST_TRAITS.map((t) => w.lastSeenMs[t])]) &&
+		numbers(w.offsets.flatMap((o) => [o.atMs, o.offsetMs])) &&
+		numbers(w.pending.flatMap((p) => [p.fromMs, p.toMs, p.learnBeforeMs ?? 0, p.afterMs ?? 0])) &&
+		w.gone instanceof Set &&
+		w.learned instanceof Set;
+	const search = (s: SearchState) => numbers([s.activatedMs, s.droppedMs ?? 0]) && trouble(s.trouble) && (!s.watch || watch(s.watch));
+	return numbers([state.polls, r.tokens, r.atMs, r.share, r.pausedUntilMs, ...r.sentMs, ...(state.removedSent?.values() ?? [])]) && trouble(state.trouble) && Object.values(state.searches).every(search);
 }
 
-function storeWatch(w: Watch): IDataObject {
-	return {
-		head: iso(w.headMs),
-		final: iso(w.finalMs),
-		floor: iso(w.floorMs),
-		young: w.youngMs.map(iso),
-		seen: Object.fromEntries(w.seen),
-		...(w.gone.size > 0 ? { gone: [...w.gone] } : {}),
-		...(w.learned.size > 0 ? { learned: [...w.learned] } : {}),
-		...(w.pending.length > 0 ? { pending: w.pending.map(storePart) } : {}),
-		...Object.fromEntries(HOST_TRAITS.map((trait) => [`${trait}Seen`, w.lastSeenMs[trait]])),
-		offsets: w.offsets.map((o) => ({ at: iso(o.atMs), offsetMs: o.offsetMs })),
-		clockLook: w.clockLookMs,
-	};
-}
-
+/** What is kept of a state of another version or damaged: its last requests' times (version 7 kept them as text). */
 function dropped(staticData: IDataObject): DroppedState {
-	const sent = list((staticData.requests as IDataObject | undefined)?.sent).map((at) => Date.parse(String(at)));
-	return { dropped: true, sentMs: sent.filter((ms) => Number.isFinite(ms)) };
+	const requests = ((staticData.state as IDataObject | undefined)?.requests ?? staticData.requests) as IDataObject | undefined;
+	const sent = [requests?.sentMs, requests?.sent].flatMap((times) => (Array.isArray(times) ? times : []));
+	return { dropped: true, sentMs: sent.map((at) => (typeof at === 'number' ? at : Date.parse(String(at)))).filter((ms) => Number.isFinite(ms)) };
 }
 
 /** The state in the node's static data; undefined when there is none; what is kept of one of another version or damaged. */
 export function readState(staticData: IDataObject): TriggerState | DroppedState | undefined {
 	if (staticData.version === undefined) return undefined;
-	if (!READABLE_VERSIONS.includes(staticData.version)) return dropped(staticData);
+	if (staticData.version !== VERSION) return dropped(staticData);
 	try {
-		const r = staticData.requests as IDataObject;
-		const trouble = staticData.trouble as IDataObject | undefined;
-		const searches: Record<string, SearchState> = {};
-		for (const [key, s] of Object.entries(staticData.searches as IDataObject)) {
-			const search = s as IDataObject;
-			searches[key] = {
-				activatedMs: time(search.activated),
-				...(search.dropped ? { droppedMs: time(search.dropped) } : {}),
-				...(search.watch ? { watch: readWatch(search.watch as IDataObject) } : {}),
-				...(search.trouble ? { trouble: readTrouble(search.trouble as IDataObject) } : {}),
-			};
-		}
-		return {
-			polls: finite(staticData.polls ?? 0),
-			searches,
-			requests: { tokens: finite(r.tokens), atMs: time(r.at), share: finite(r.share), sentMs: list(r.sent).map(time), pausedUntilMs: time(r.pausedUntil) },
-			...(trouble ? { trouble: readTrouble(trouble) } : {}),
-			...(staticData.removedSent ? { removedSent: new Map(Object.entries(staticData.removedSent as IDataObject).map(([uid, ms]) => [uid, finite(ms)])) } : {}),
-		};
+		const state = fromJson(staticData.state) as TriggerState;
+		if (!holdsNumbers(state)) return dropped(staticData);
+		for (const { watch } of Object.values(state.searches)) if (watch) watch.youngMs = YOUNG_LOOK_AGES_MS.map((_, k) => watch.youngMs[k] ?? watch.floorMs);
+		return state;
 	} catch {
 		return dropped(staticData);
 	}
@@ -184,24 +146,6 @@ export function readState(staticData: IDataObject): TriggerState | DroppedState 
 
 /** Replaces the state in the static data in place (n8n keeps the object it handed out), leaving the `keep` keys (the poll's lock). */
 export function writeState(staticData: IDataObject, state: TriggerState, keep: readonly string[] = []): void {
-	const { requests: r, trouble: t } = state;
 	for (const key of Object.keys(staticData)) if (!keep.includes(key)) delete staticData[key];
-	Object.assign(staticData, {
-		version: VERSION,
-		polls: state.polls,
-		searches: Object.fromEntries(
-			Object.entries(state.searches).map(([key, s]) => [
-				key,
-				{
-					activated: iso(s.activatedMs),
-					...(s.droppedMs !== undefined ? { dropped: iso(s.droppedMs) } : {}),
-					...(s.watch ? { watch: storeWatch(s.watch) } : {}),
-					...(s.trouble ? { trouble: storeTrouble(s.trouble) } : {}),
-				},
-			]),
-		),
-		requests: { tokens: r.tokens, at: iso(r.atMs), share: r.share, sent: r.sentMs.map(iso), pausedUntil: iso(r.pausedUntilMs) },
-		...(t ? { trouble: storeTrouble(t) } : {}),
-		...(state.removedSent?.size ? { removedSent: Object.fromEntries(state.removedSent) } : {}),
-	});
+	Object.assign(staticData, { version: VERSION, state: toJson(state) });
 }
