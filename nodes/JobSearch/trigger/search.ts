@@ -354,7 +354,7 @@ export class SearchRun {
 			if (!count.exact || count.total > this.known!.activeIn(part)) {
 				const read = await this.readPart(part);
 				if (read) this.readAgainIfShort(read, part);
-				else watch.pending.push(part, { ...part, afterMs: this.deps.now() + HOUR_MS });
+				else watch.pending.push(part, ...(this.lately('overcounts') ? [] : [{ ...part, afterMs: this.deps.now() + HOUR_MS }]));
 			}
 			watch.floorMs = part.toMs;
 		}
