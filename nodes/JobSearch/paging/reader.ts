@@ -214,6 +214,8 @@ export class Reader {
 			const perPage = typeof this.limits.rowsPerRequest === 'function' ? this.limits.rowsPerRequest() : this.limits.rowsPerRequest;
 			const room = this.limits.repeats?.() ? 2 * again : again;
 			const limit = Math.min(MAX_ROWS_PER_CALL, room + Math.max(1, Math.min(perPage, this.maxRows - this.rows, left)));
+			// The first page's room for the caller's known jobs where the range ends: they come back first, and are not new.
+			const knownFirst = shown.size === 0 ? again : 0;
 			const page = await this.fetch({ fromMs, toMs, limit });
 			if (!page) return { complete: false, unread: { fromMs, toMs }, shown, outside };
 			const uids = new Set<string>();
@@ -268,8 +270,9 @@ export class Reader {
 				left = Infinity;
 				continue;
 			}
-			// A page inside the range (as the host rounds it), shorter than asked, with nothing new: the host has no more to give.
-			if (fresh === 0 && page.jobs.length < limit && newestMs <= upToMs(toMs ?? Infinity)) {
+			// A page inside the range (as the host rounds it), shorter than asked, with nothing new: the host has no more to give
+			// (known jobs the first page made room for are not new: else a poll of one request asks that page again every poll).
+			if (fresh <= knownFirst && page.jobs.length < limit && newestMs <= upToMs(toMs ?? Infinity)) {
 				const upTo = toMs === undefined ? '' : ` up to ${new Date(toMs).toISOString()}`;
 				if (exact) this.warnings.push(`The search counted ${page.total - uids.size} more matching jobs${upTo} than its pages returned (a replica behind?); they were not read`);
 				return done();
