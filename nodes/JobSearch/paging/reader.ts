@@ -214,8 +214,8 @@ export class Reader {
 			const perPage = typeof this.limits.rowsPerRequest === 'function' ? this.limits.rowsPerRequest() : this.limits.rowsPerRequest;
 			const room = this.limits.repeats?.() ? 2 * again : again;
 			const limit = Math.min(MAX_ROWS_PER_CALL, room + Math.max(1, Math.min(perPage, this.maxRows - this.rows, left)));
-			// The first page's room for the caller's known jobs where the range ends: they come back first, and are not new.
-			const knownFirst = shown.size === 0 ? again : 0;
+			// The caller's known jobs where the range ends come back on the first page first: inside the range, they are not new.
+			const knownFirst = shown.size === 0 && atMs !== undefined && toMs !== undefined ? knownIn(atMs, toMs) : 0;
 			const page = await this.fetch({ fromMs, toMs, limit });
 			if (!page) return { complete: false, unread: { fromMs, toMs }, shown, outside };
 			const uids = new Set<string>();
