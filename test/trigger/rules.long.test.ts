@@ -31,6 +31,15 @@ async function run(jobs: IndexedJob[], hours: number, settings: Partial<CycleSet
 
 const sentAt = (d: ReturnType<typeof drive>) => d.sent;
 
+/** A host whose `total` always counts `more` jobs than its pages return. */
+function countsMore(d: ReturnType<typeof drive>, more: number): void {
+	const honest = d.index.fetchPage;
+	(d.index as { fetchPage: typeof honest }).fetchPage = async (request: PageRequest) => {
+		const page = await honest(request);
+		return { ...page, total: page.total + more };
+	};
+}
+
 /** A replica behind for 50 minutes after `late` shows: its pages leave it out, its total counts it. */
 function leaveOutFor50Minutes(d: ReturnType<typeof drive>, late: IndexedJob): void {
 	const honest = d.index.fetchPage;
@@ -166,11 +175,7 @@ describe('a job shown late in the millisecond of a known one (a late tie)', () =
 		const jobs = generateIndex({ ...HARSH, shape: 'batch', seed: 7, fromMs: T0 - HOUR, toMs: T0 + 24 * HOUR, perHour: 40 });
 		const runOn = async (overcount: number) => {
 			const d = drive(jobs, { settings: { delivery } });
-			const honest = d.index.fetchPage;
-			(d.index as { fetchPage: typeof honest }).fetchPage = async (request: PageRequest) => {
-				const page = await honest(request);
-				return { ...page, total: page.total + overcount };
-			};
+			countsMore(d, overcount);
 			await d.poll();
 			await d.pollUntil(T0 + 24 * HOUR);
 			return d;
@@ -188,11 +193,7 @@ describe('a job shown late in the millisecond of a known one (a late tie)', () =
 		const jobs = generateIndex({ ...HARSH, shape: 'batch', seed: 7, fromMs: T0 - HOUR, toMs: T0 + 24 * HOUR, perHour: 40 });
 		const runOn = async (overcount: number) => {
 			const d = drive(jobs, { settings: { delivery, requestsPerMinute: 1 } });
-			const honest = d.index.fetchPage;
-			(d.index as { fetchPage: typeof honest }).fetchPage = async (request: PageRequest) => {
-				const page = await honest(request);
-				return { ...page, total: page.total + overcount };
-			};
+			countsMore(d, overcount);
 			for (let t = T0; t <= T0 + 24 * HOUR; t += MINUTE) await d.poll(t);
 			return d;
 		};
@@ -218,11 +219,7 @@ describe('a job shown late in the millisecond of a known one (a late tie)', () =
 		const jobs = steady(T0 - 30 * MINUTE, T0 + 24 * HOUR, 30_000);
 		const runOn = async (overcount: number) => {
 			const d = drive(jobs);
-			const honest = d.index.fetchPage;
-			(d.index as { fetchPage: typeof honest }).fetchPage = async (request: PageRequest) => {
-				const page = await honest(request);
-				return { ...page, total: page.total + overcount };
-			};
+			countsMore(d, overcount);
 			// On the minute, as n8n's ticks come (a poll's waits do not move the next one).
 			for (let t = T0; t <= T0 + 24 * HOUR; t += MINUTE) await d.poll(t);
 			const staticData: IDataObject = {};
