@@ -71,6 +71,8 @@ export interface RangeRead {
 	outside: Map<string, ReadJob>;
 	/** Its first page's exact total counted more jobs than the read returned: a page may have left one out. */
 	short?: boolean;
+	/** Its first page's total was a round figure: whether a page left a job out is not known. */
+	roundTotal?: boolean;
 	/** It skipped the rest of jobs where a page ended, which the host answered no further (a page cap, or a replica behind). */
 	capped?: boolean;
 }
@@ -196,10 +198,14 @@ export class Reader {
 		// Matches the last page's total said were left beyond it: the next page asks for no more, so a
 		// caller's worst-case credit check is not overstated (a rounded total says only "at least").
 		let left = Infinity;
-		let firstTotal: number | undefined;
-		// The total counts the host's window: rows it answered outside the range asked (its rounding) count too.
+		// The first page's total: a round one says only "at least", so whether a page left a job out is not known.
+		let firstTotal: number | 'round' | undefined;
 		let capped = false;
-		const short = () => (new Set([...shown, ...outside.keys()]).size < (firstTotal ?? 0) ? { short: true } : {});
+		// The most jobs a page with new ones gave where its total said more were left and it asked for more than one more (a
+		// replica may leave one out): a page cap.
+		let capRows = 0;
+		// The total counts the host's window: rows it answered outside the range asked (its rounding) count too.
+		const short = () => (firstTotal === 'round' ? { roundTotal: true } : new Set([...shown, ...outside.keys()]).size < (firstTotal ?? 0) ? { short: true } : {});
 		const done = () => ({ complete: true, shown, outside, ...short(), ...(capped ? { capped } : {}) });
 		for (;;) {
 			if (this.spent()) return { complete: false, unread: { fromMs, toMs }, shown, outside };
@@ -247,7 +253,7 @@ export class Reader {
 			this.repeatedRows += rows - uids.size;
 			if (toMs !== undefined && newestMs > toMs) this.overreachMs = Math.max(this.overreachMs, newestMs - toMs);
 			const exact = isExactTotal(page.total);
-			firstTotal ??= exact && range.toMs !== undefined ? page.total : 0;
+			firstTotal ??= range.toMs === undefined ? 0 : exact ? page.total : 'round';
 			// Nothing left: an empty page, a page that reached below the range, or one that held every match of its window (a
 			// rounded total is only "at least": there a full page reads on). Where createdAt are whole seconds, a page with new
 			// jobs that reached the second the range begins in reads that second on to its end: the host compares its
@@ -270,6 +276,12 @@ export class Reader {
 				left = Infinity;
 				continue;
 			}
+			// A page of only the millisecond where the last one ended, read already, as many jobs as a page cap gave: they fill
+			// the cap, so what lies below is asked for (a replica leaving a job out gives fewer than a page cap does).
+			if (fresh === 0 && toMs !== undefined && oldestMs === toMs && newestMs === toMs && toMs > fromMs && capRows > 0 && uids.size >= capRows) {
+				toMs = atMs = toMs - 1;
+				continue;
+			}
 			// A page inside the range (as the host rounds it), shorter than asked, with nothing new: the host has no more to give
 			// (known jobs the first page made room for are not new: else a poll of one request asks that page again every poll).
 			if (fresh <= knownFirst && page.jobs.length < limit && newestMs <= upToMs(toMs ?? Infinity)) {
@@ -282,6 +294,7 @@ export class Reader {
 				return { complete: false, stuck: true, unread: { fromMs, toMs }, shown, outside, ...short() };
 			}
 			left = exact ? page.total - uids.size : Infinity;
+			if (page.jobs.length < limit - 1 && left > 0) capRows = Math.max(capRows, uids.size);
 			atMs = Math.min(oldestMs, toMs ?? Infinity);
 			toMs = wholeSeconds() && atMs % SECOND_MS === 0 ? Math.min(atMs + SECOND_MS - 1, toMs ?? Infinity) : atMs;
 		}

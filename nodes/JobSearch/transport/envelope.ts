@@ -22,13 +22,16 @@ export interface ToolResult<T = IDataObject> {
 
 export type EnvelopeCheck<T> = { ok: true; result: ToolResult<T> } | { ok: false; problem: string };
 
+/** Every total below this is a count: search engines round only the larger ones (to whole thousands). */
+export const EXACT_TOTALS_BELOW = 1_000;
+
 /**
  * Whether a `total` is a count rather than a rounded figure. Search engines report large counts
  * rounded down to a thousand: a total of 1,000 or more that is a whole number of thousands may
  * stand for more. A count that is exactly 2,000 is treated the same way (one request more).
  */
 export function isExactTotal(total: number): boolean {
-	return total < 1_000 || total % 1_000 !== 0;
+	return total < EXACT_TOTALS_BELOW || total % 1_000 !== 0;
 }
 
 /** A total as a sentence gives it: "1,234", or "at least 21,000" where it may be rounded. */

@@ -45,8 +45,10 @@ export async function runSearches(
 ): Promise<CycleOutcome> {
 	const startMs = deps.now();
 	const dropped = isDropped(previous);
-	const base: TriggerState = previous && !isDropped(previous) ? previous : { searches: {}, requests: freshLedger(startMs, settings, dropped ? previous.sentMs : []), polls: 0 };
-	const newSearch: SearchState = { activatedMs: startMs - (settings.unkeptActivationWithinMs ?? 0), ...(dropped ? { droppedMs: startMs } : {}) };
+	const kept = previous !== undefined && !isDropped(previous);
+	const base: TriggerState = kept ? previous : { searches: {}, requests: freshLedger(startMs, settings, dropped ? previous.sentMs : []), polls: 0 };
+	// A search added to a trigger that has polled already is marked so: Emit on First Poll is for the trigger's first activation.
+	const newSearch: SearchState = { activatedMs: startMs - (settings.unkeptActivationWithinMs ?? 0), ...(dropped ? { droppedMs: startMs } : {}), ...(kept ? { added: true } : {}) };
 	const budget = new RequestBudget(base.requests, settings, deps, startMs + settings.pollTimeMs * POLL_TIME_SHARE);
 	// A removed search's jobs stay sent: another search may read one only later.
 	const removedSent = new Map(base.removedSent);

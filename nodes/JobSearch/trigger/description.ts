@@ -120,7 +120,7 @@ export const properties: INodeProperties[] = [
 				default: 0,
 				typeOptions: { minValue: 0, maxValue: 720, numberPrecision: 0 },
 				description:
-					'Set it to also get, once on activation, the jobs posted in this many hours before it (paid like any other job). 0 starts the alerts from activation.',
+					'Set it to also get, once on activation, the jobs posted in this many hours before it (paid like any other job). 0 starts the alerts from activation. A search added to Searches later starts from when it is added.',
 			},
 			includeUsageOption('poll'),
 			{

@@ -1,4 +1,5 @@
 import type { RangeRead, Reader, ReadJob } from '../paging/reader';
+import { EXACT_TOTALS_BELOW } from '../transport/envelope';
 import type { Range, Watch } from './state';
 import { MEMORY_MS, MINUTE_MS } from './tunables';
 
@@ -80,6 +81,13 @@ export class Known {
 		let count = 0;
 		for (const [uid, ms] of this.watch.seen) if (ms >= range.fromMs && ms <= range.toMs && !except.has(uid)) count++;
 		return count;
+	}
+
+	/** An end up to `toMs` where `(fromMs, end]` holds fewer known jobs than totals are rounded from (all of one millisecond, if more share it). */
+	exactCountEnd(fromMs: number, toMs: number): number {
+		const most = EXACT_TOTALS_BELOW - 1;
+		const times = [...this.watch.seen.values()].filter((ms) => ms > fromMs && ms <= toMs).sort((a, b) => a - b);
+		return times.length <= most ? toMs : times[most] > times[0] ? times[most] - 1 : times[0];
 	}
 
 	/** The stretches of `range` between known jobs' milliseconds, oldest first, outside `holes`: asking one is free when nothing is new. */

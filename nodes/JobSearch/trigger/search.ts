@@ -57,6 +57,8 @@ export class SearchRun {
 	private readonly cheap = this.settings.delivery === 'lowestCost';
 	/** Its activation read has not begun: it goes with the other searches' (cycle.ts). */
 	readonly activating = !this.previous.watch;
+	/** Emit on First Poll is for the trigger's first activation: not a dropped state's, nor a search's added later (a job another search sent over a day ago is no longer known to it). */
+	private readonly lookbackMs = this.previous.droppedMs === undefined && !this.previous.added ? this.settings.firstPollLookbackMs : undefined;
 
 	constructor(
 		readonly key: string,
@@ -68,7 +70,7 @@ export class SearchRun {
 	) {
 		this.reader = new Reader(async (request) => await this.fetch(request), {
 			rowsPerRequest: ROWS_PER_REQUEST,
-			maxRows: this.watch ? 2 * settings.maxJobsPerPoll : settings.firstPollLookbackMs !== undefined ? settings.maxJobsPerPoll : MAX_ROWS_PER_CALL,
+			maxRows: this.watch ? 2 * settings.maxJobsPerPoll : this.lookbackMs !== undefined ? settings.maxJobsPerPoll : MAX_ROWS_PER_CALL,
 			deadlineMs: deps.now() + settings.pollTimeMs * POLL_TIME_SHARE,
 			now: deps.now,
 			admit: async () => {
@@ -97,10 +99,7 @@ export class SearchRun {
 	private async fetch(request: PageRequest): Promise<Page> {
 		let retries = 0;
 		for (;;) {
-			const answer = await this.deps.fetchPage(request).then(
-				(page) => ({ page }),
-				(error: Error) => ({ error }),
-			);
+			const answer = await this.deps.fetchPage(request).then((page) => ({ page }), (error: Error) => ({ error }));
 			if ('page' in answer) {
 				this.firstPageMs ??= this.deps.now();
 				return answer.page;
@@ -227,9 +226,7 @@ export class SearchRun {
 		const finalMs = this.indexNowMs() - this.settings.lateWindowMs;
 		const windowFromMs = Math.min(finalMs, sinceMs - this.settings.lateWindowMs);
 		const { droppedMs } = this.previous;
-		// Emit on First Poll is for the activation the user made, not a dropped state's.
-		const lookbackMs = droppedMs === undefined ? this.settings.firstPollLookbackMs : undefined;
-		const fromMs = lookbackMs === undefined ? windowFromMs : Math.min(windowFromMs, nowMs - lookbackMs);
+		const fromMs = this.lookbackMs === undefined ? windowFromMs : Math.min(windowFromMs, nowMs - this.lookbackMs);
 		this.firstPoll = true;
 		this.burst = true;
 		const read = await this.reader.readRange({ fromMs });
@@ -237,7 +234,7 @@ export class SearchRun {
 		// What a dropped state may have sent (anything shown before it was dropped) is learned: never twice wins over never lost.
 		const learnedMs = droppedMs === undefined ? -Infinity : droppedMs + INDEX_CLOCK_DOUBT_MS;
 		let learnBeforeMs = Math.max(learnedMs, this.firstPageMs - this.previous.activatedMs > ACTIVATION_READ_GRACE_MS ? sinceMs : Infinity);
-		if (lookbackMs !== undefined) learnBeforeMs = Math.min(learnBeforeMs, nowMs - lookbackMs);
+		if (this.lookbackMs !== undefined) learnBeforeMs = Math.min(learnBeforeMs, nowMs - this.lookbackMs);
 		this.watch = {
 			headMs: fromMs - 1,
 			// What the Late Window has passed over is read here whole: final already.
@@ -312,8 +309,8 @@ export class SearchRun {
 				const read = await this.readPart({ fromMs: watch.finalMs + 1, toMs });
 				if (!read) return;
 				this.readAgainIfShort(read, { fromMs: watch.finalMs + 1, toMs });
-				// Where its total counted a job no page returned, or a page brought nothing new (skipped), the part waits for its count too.
-				if (watch.floorMs === watch.finalMs && read.complete && !read.stuck && !read.short) watch.floorMs = toMs;
+				// Where its total counted a job no page returned or was a round figure, or a page brought nothing new (skipped), the part waits for its count too.
+				if (watch.floorMs === watch.finalMs && read.complete && !read.stuck && !read.short && !read.roundTotal) watch.floorMs = toMs;
 				watch.finalMs = toMs;
 				continue;
 			}
@@ -346,7 +343,8 @@ export class SearchRun {
 			// A part still unread is counted once it is read (a known job gone from it would hide a late one from the count).
 			const endMs = Math.min(watch.finalMs, ...watch.pending.filter((p) => p.toMs > watch.floorMs).map((p) => p.fromMs - 1));
 			if (endMs <= watch.floorMs) return;
-			const part = { fromMs: watch.floorMs + 1, toMs: this.partEnd(watch.floorMs, endMs) };
+			// In parts the host counts exactly (a round total says only "at least", and is read whole).
+			const part = { fromMs: watch.floorMs + 1, toMs: this.partEnd(watch.floorMs, this.known!.exactCountEnd(watch.floorMs, endMs)) };
 			const count = await this.reader.count(part);
 			if (!count) return;
 			// What the poll cannot read of a part that holds more than known waits as a pending part (a count asked again at

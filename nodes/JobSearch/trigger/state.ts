@@ -61,6 +61,8 @@ export interface SearchState {
 	activatedMs: number;
 	/** When a state the trigger could not read was dropped: that state may have sent any job shown before, so none is sent again. */
 	droppedMs?: number;
+	/** Added to a trigger that had polled already: Emit on First Poll is not for it. */
+	added?: true;
 	/** Undefined until its activation read has begun. */
 	watch?: Watch;
 	/** Several searches: since when its own 5xx or timeouts have left it no page (a 429 neither starts nor ends it). */
