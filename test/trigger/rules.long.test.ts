@@ -202,6 +202,36 @@ describe('a job shown late in the millisecond of a known one (a late tie)', () =
 		expect(new Set(d.sent).size).toBe(d.sent.length);
 	});
 
+	// Found by a review: a page of a final read that Max Jobs per Poll cut short left the job out, and the read's rest began
+	// below it, so no read came short of its total; the count matched where a known job of that hour was removed later.
+	it('sends a job a replica left out of a page of a final read Max Jobs per Poll cut short, where a known job of that hour is removed later', async () => {
+		const jobs = steady(T0 - 30 * MINUTE, T0 + 5 * HOUR, MINUTE);
+		jobs.push(...Array.from({ length: 8 }, (_, i) => job(7000 + i, T0 + 90 * MINUTE + 5_000 + i * 7_000 + 3, T0 + 91 * MINUTE)));
+		const late = job(99_001, T0 + 90 * MINUTE + 25_123, T0 + 135 * MINUTE);
+		jobs.push(late);
+		jobs.find((j) => j.createdMs === T0 + 92 * MINUTE + 417)!.goneMs = T0 + 200 * MINUTE;
+		const d = drive(jobs, { settings: { delivery: 'lowestCost', maxJobsPerPoll: 2 } });
+		leaveOutFor50Minutes(d, late);
+		await d.poll();
+		await d.pollUntil(T0 + 8 * HOUR);
+		expect(d.sent).toContain(late.uid);
+		expect(new Set(d.sent).size).toBe(d.sent.length);
+	});
+
+	// Found by a review's sweep: a burst larger than Max Jobs per Poll cuts final reads short, and behind a replica the rest
+	// of a cut read came short of its own total (lost where a removal made the count match), or the pages above the cut did.
+	it.each(['lowestCost', 'asSoonAsSeen'] as const)('loses no job of a burst of 300 behind a host that leaves a row out of one page in twenty, at Max Jobs per Poll 10 and a 30-minute Late Window, under %s', async (delivery) => {
+		for (const seed of [5, 6, 8, 9, 10, 12]) {
+			const from = T0 - 6 * HOUR;
+			const shape = { ...HARSH, shape: 'out-of-order' as const, seed, fromMs: from, toMs: from + 14 * HOUR, perHour: 60, repostShare: 0.05 };
+			const jobs = generateIndex({ ...shape, bursts: [{ atMs: from + 5 * HOUR, count: 300, spreadMs: 10 * MINUTE }] });
+			const settings = defaultSettings({ lateWindowMs: 30 * MINUTE, maxJobsPerPoll: 10, delivery });
+			const [f] = await simulate([{ jobs, behaviour: { leaveOutShare: 0.05, seed }, settings, everyMinutes: 1 }], from, from + 14 * HOUR);
+			expect({ seed, lost: f.lost }).toEqual({ seed, lost: [] });
+			expect(f.duplicates).toEqual([]);
+		}
+	});
+
 	// Found by a review: where every read comes short of its total, each final look was read again twice, and those
 	// requests held the final look back (a day here: Lowest Cost 5,909 rows where an honest host costs 966, As Soon As
 	// Seen 4,516 where it costs 1,029). Once a part read again an hour later is still short, the
@@ -235,7 +265,8 @@ describe('a job shown late in the millisecond of a known one (a late tie)', () =
 			return d;
 		};
 		const [honest, overcounting] = [await runOn(0), await runOn(1)];
-		const shownBefore = new Set(jobs.filter((j) => j.visibleMs < T0 + 20 * HOUR).map((j) => j.uid));
+		// A job removed soon after it shows is sent by whichever poll happens to see it: only those that stay are owed.
+		const shownBefore = new Set(jobs.filter((j) => j.visibleMs < T0 + 20 * HOUR && j.goneMs === undefined).map((j) => j.uid));
 		expect(overcounting.sent.filter((uid) => shownBefore.has(uid)).sort()).toEqual(honest.sent.filter((uid) => shownBefore.has(uid)).sort());
 		expect(new Set(overcounting.sent).size).toBe(overcounting.sent.length);
 	});

@@ -73,6 +73,8 @@ export interface RangeRead {
 	short?: boolean;
 	/** Its first page's total was a round figure: whether a page left a job out is not known. */
 	roundTotal?: boolean;
+	/** Its first page's exact total, where the range has an end. */
+	total?: number;
 	/** It skipped the rest of jobs where a page ended, which the host answered no further (a page cap, or a replica behind). */
 	capped?: boolean;
 }
@@ -206,9 +208,10 @@ export class Reader {
 		let capRows = 0;
 		// The total counts the host's window: rows it answered outside the range asked (its rounding) count too.
 		const short = () => (firstTotal === 'round' ? { roundTotal: true } : new Set([...shown, ...outside.keys()]).size < (firstTotal ?? 0) ? { short: true } : {});
-		const done = () => ({ complete: true, shown, outside, ...short(), ...(capped ? { capped } : {}) });
+		const total = () => (typeof firstTotal === 'number' && range.toMs !== undefined ? { total: firstTotal } : {});
+		const done = () => ({ complete: true, shown, outside, ...total(), ...short(), ...(capped ? { capped } : {}) });
 		for (;;) {
-			if (this.spent()) return { complete: false, unread: { fromMs, toMs }, shown, outside };
+			if (this.spent()) return { complete: false, unread: { fromMs, toMs }, shown, outside, ...total() };
 			const again = atMs === undefined || toMs === undefined ? 0 : Math.max(this.readIn(atMs, Math.max(toMs + this.overreachMs, upToMs(toMs)), shown), knownIn(atMs, upToMs(toMs)));
 			if (again >= MAX_ROWS_PER_CALL) {
 				// One request returns at most that many: the rest of this millisecond (or second, asked to its end) cannot be asked for.
@@ -223,7 +226,7 @@ export class Reader {
 			// The caller's known jobs where the range ends come back on the first page first: inside the range, they are not new.
 			const knownFirst = shown.size === 0 && atMs !== undefined && toMs !== undefined ? knownIn(atMs, toMs) : 0;
 			const page = await this.fetch({ fromMs, toMs, limit });
-			if (!page) return { complete: false, unread: { fromMs, toMs }, shown, outside };
+			if (!page) return { complete: false, unread: { fromMs, toMs }, shown, outside, ...total() };
 			const uids = new Set<string>();
 			let fresh = 0;
 			let oldestMs = Infinity;

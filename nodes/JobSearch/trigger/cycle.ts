@@ -2,10 +2,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { compareNewestFirst, type FetchPage, type Reader } from '../paging/reader';
 import { RequestBudget, freshLedger } from './requests';
-import { SearchRun, type SearchResult } from './search';
+import { SearchRun } from './search';
 import { jobsByUid } from './searches';
 import { isDropped, type DroppedState, type SearchState, type TriggerState, type Trouble } from './state';
-import type { CycleDeps, CycleSettings, FailureKind } from './types';
+import type { CycleDeps, CycleSettings, FailureKind, SearchResult } from './types';
 import { settledOf } from './known';
 import { FAULT_PAUSE_MS, MEMORY_MS, POLL_TIME_SHARE, SCHEDULED_POLL_LATE_MS } from './tunables';
 

@@ -1,10 +1,10 @@
 import { MAX_ROWS_PER_CALL } from '../filters';
-import { Reader, type Page, type PageRequest, type RangeRead, type ReadJob, type TimeRange } from '../paging/reader';
+import { Reader, type Page, type PageRequest, type RangeRead, type TimeRange } from '../paging/reader';
 import { indexClockMs, withSample } from './clock';
 import { Known, forget } from './known';
 import type { RequestBudget } from './requests';
-import { cloneWatch, type HostTrait, type Range, type SearchState } from './state';
-import type { CycleDeps, CycleSettings } from './types';
+import { cloneWatch, type HostTrait, type Part, type Range, type SearchState } from './state';
+import type { CycleDeps, CycleSettings, SearchResult } from './types';
 import {
 	ACTIVATION_READ_GRACE_MS,
 	CHANCE_TIES_WHOLE,
@@ -22,26 +22,6 @@ import {
 	ROWS_PER_REQUEST,
 	YOUNG_LOOK_AGES_MS,
 } from './tunables';
-
-/** What one search's reading in one poll came to. */
-export interface SearchResult {
-	state: SearchState;
-	reader: Reader;
-	/** New jobs to send, as read. */
-	fresh: ReadJob[];
-	/** Some page of this search came through. */
-	came: boolean;
-	/** It read its Late Window for the first time. */
-	firstPoll: boolean;
-	/** Its activation read is not finished: the rest follows on the next polls. */
-	learning: boolean;
-	/** New jobs the index showed after newer ones had been read. */
-	late: number;
-	/** Known jobs found at a newer createdAt (posted again): not sent again. */
-	reposts: number;
-	/** Uids the cap forgot above what was read to its end, where unread jobs are lost (0 unless something is badly off). */
-	capped: number;
-}
 
 /** One search's reading in one poll (DESIGN.md), on the poll's one request budget; no n8n inside, so every rule is tested alone. */
 export class SearchRun {
@@ -164,8 +144,14 @@ export class SearchRun {
 		const read = await this.readWhole(range);
 		const restToMs = read.unread?.toMs;
 		if (read.complete || restToMs === undefined || restToMs >= range.toMs) return read.complete ? read : undefined;
-		this.watch!.pending.push({ fromMs: range.fromMs, toMs: restToMs });
+		this.watch!.pending.push(this.restOf(read, range, restToMs));
 		return read;
+	}
+
+	/** A cut read's rest, with the jobs its first total left for it: where the rest's own total counts fewer, a page above left one out. */
+	private restOf(read: RangeRead, range: Range, toMs: number): Part {
+		const above = [...read.shown].filter((uid) => this.reader.jobs.get(uid)!.createdMs > toMs).length;
+		return { fromMs: range.fromMs, toMs, owed: read.total === undefined ? undefined : read.total - above, aboveToMs: range.toMs };
 	}
 
 	/** New jobs first, within Max Jobs per Poll: the activation read, or the head and the pending parts (`partsFirst` where one request is left). */
@@ -288,8 +274,11 @@ export class SearchRun {
 			if (part.afterMs !== undefined && part.afterMs > this.deps.now()) continue;
 			const read = await this.readWhole(part, part.learnBeforeMs);
 			if (part.afterMs !== undefined && read.short && !read.stuck) watch.lastSeenMs.overcounts = this.deps.now();
+			// A cut read's rest: above it, the rest's total counting fewer than its read left for it; in it, as a final look's.
+			if (read.total !== undefined && read.total < (part.owed ?? -Infinity)) this.readAgain({ ...part, fromMs: part.toMs + 1, toMs: part.aboveToMs! });
+			if (part.aboveToMs !== undefined) this.readAgain(part, read);
 			if (read.complete) watch.pending.splice(watch.pending.indexOf(part), 1);
-			else if (read.unread?.toMs !== undefined) part.toMs = read.unread.toMs;
+			else if (read.unread?.toMs !== undefined) Object.assign(part, this.restOf(read, part, read.unread.toMs));
 		}
 	}
 
@@ -308,7 +297,7 @@ export class SearchRun {
 				const toMs = this.partEnd(watch.finalMs, whole ? endMs : Math.min(endMs, dueMs - FINAL_LAG_MAX_MS - this.settings.intervalMs));
 				const read = await this.readPart({ fromMs: watch.finalMs + 1, toMs });
 				if (!read) return;
-				this.readAgainIfShort(read, { fromMs: watch.finalMs + 1, toMs });
+				this.readAgain({ fromMs: watch.finalMs + 1, toMs }, read);
 				// Where its total counted a job no page returned or was a round figure, or a page brought nothing new (skipped), the part waits for its count too.
 				if (watch.floorMs === watch.finalMs && read.complete && !read.stuck && !read.short && !read.roundTotal) watch.floorMs = toMs;
 				watch.finalMs = toMs;
@@ -318,7 +307,7 @@ export class SearchRun {
 			for (const [i, stretch] of stretches.entries()) {
 				const read = await this.read(stretch, Infinity);
 				if (!read.complete) return;
-				this.readAgainIfShort(read, stretch);
+				this.readAgain(stretch, read);
 				watch.finalMs = i + 1 < stretches.length ? stretches[i + 1].fromMs - 1 : endMs;
 			}
 			watch.finalMs = endMs;
@@ -326,10 +315,14 @@ export class SearchRun {
 		if (this.cheap) watch.headMs = Math.max(watch.headMs, watch.finalMs);
 	}
 
-	/** A final look or count that left out a job its total counted is read again next poll and once the job must show (assumption 3). */
-	private readAgainIfShort(read: RangeRead, range: Range): void {
-		// Not where a page skipped a minute's or second's rest (the same rows again), nor lately where a part read again came short again.
-		if (read.short && !read.capped && !this.lately('overcounts')) this.watch!.pending.push({ ...range }, { ...range, afterMs: this.deps.now() + HOUR_MS });
+	/**
+	 * Read again next poll and once a job left out must show (assumption 3): a final look or count's `read` that left out a job its
+	 * total counted, but where a page skipped a minute's or second's rest (the same rows again); not lately where a part read again came short again.
+	 */
+	private readAgain({ fromMs, toMs, learnBeforeMs }: Part, read?: RangeRead): void {
+		if (read && !(read.short && !read.capped)) return;
+		const part = { fromMs, toMs, ...(learnBeforeMs === undefined ? {} : { learnBeforeMs }) };
+		if (!this.lately('overcounts')) this.watch!.pending.push(part, { ...part, afterMs: this.deps.now() + HOUR_MS });
 	}
 
 	/** Counts what had its final look, hourly once it holds enough jobs: more than known means one shown late in a known millisecond. */
@@ -351,7 +344,7 @@ export class SearchRun {
 			// every poll could take every request a small budget leaves), and is read again as a short one: a replica may leave it out.
 			if (!count.exact || count.total > this.known!.activeIn(part)) {
 				const read = await this.readPart(part);
-				if (read) this.readAgainIfShort(read, part);
+				if (read) this.readAgain(part, read);
 				else watch.pending.push(part, ...(this.lately('overcounts') ? [] : [{ ...part, afterMs: this.deps.now() + HOUR_MS }]));
 			}
 			watch.floorMs = part.toMs;

@@ -14,11 +14,14 @@ export const HOST_TRAITS = ['ties', 'rounds', 'repeats', 'overcounts'] as const;
 export type HostTrait = (typeof HOST_TRAITS)[number];
 
 /** A part to read whole: the rest of a read a poll could not finish. */
-interface Part extends Range {
+export interface Part extends Range {
 	/** The activation's: its jobs created before this moment are learned, not sent. */
 	learnBeforeMs?: number;
 	/** Not read before this moment: a whole read's part that left out a job its total counted, until that job must show. */
 	afterMs?: number;
+	/** A cut read's rest: the jobs its first total left for it, and where that read began (a rest counting fewer: one was left out above). */
+	owed?: number;
+	aboveToMs?: number;
 }
 
 /** What one search knows of the index (DESIGN.md: the state table). */
@@ -115,7 +118,7 @@ function holdsNumbers(state: TriggerState): boolean {
 	const watch = (w: Watch) =>
 		numbers([w.headMs, w.finalMs, w.floorMs, w.clockLookMs, ...w.youngMs, ...w.seen.values(), ...HOST_TRAITS.map((t) => w.lastSeenMs[t])]) &&
 		numbers(w.offsets.flatMap((o) => [o.atMs, o.offsetMs])) &&
-		numbers(w.pending.flatMap((p) => [p.fromMs, p.toMs, p.learnBeforeMs ?? 0, p.afterMs ?? 0])) &&
+		numbers(w.pending.flatMap((p) => [p.fromMs, p.toMs, p.learnBeforeMs ?? 0, p.afterMs ?? 0, p.owed ?? 0, p.aboveToMs ?? 0])) &&
 		w.gone instanceof Set &&
 		w.learned instanceof Set;
 	const search = (s: SearchState) => numbers([s.activatedMs, s.droppedMs ?? 0]) && trouble(s.trouble) && (!s.watch || watch(s.watch));

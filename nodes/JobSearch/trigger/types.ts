@@ -1,4 +1,5 @@
-import type { FetchPage } from '../paging/reader';
+import type { FetchPage, Reader, ReadJob } from '../paging/reader';
+import type { SearchState } from './state';
 
 /** What the user chose between freshness and cost (the Delivery option). */
 export type Delivery = 'asSoonAsSeen' | 'lowestCost';
@@ -33,4 +34,24 @@ export interface CycleDeps {
 	now: () => number;
 	sleep: (ms: number) => Promise<void>;
 	classify: (error: Error) => FailureKind;
+}
+
+/** What one search's reading in one poll came to. */
+export interface SearchResult {
+	state: SearchState;
+	reader: Reader;
+	/** New jobs to send, as read. */
+	fresh: ReadJob[];
+	/** Some page of this search came through. */
+	came: boolean;
+	/** It read its Late Window for the first time. */
+	firstPoll: boolean;
+	/** Its activation read is not finished: the rest follows on the next polls. */
+	learning: boolean;
+	/** New jobs the index showed after newer ones had been read. */
+	late: number;
+	/** Known jobs found at a newer createdAt (posted again): not sent again. */
+	reposts: number;
+	/** Uids the cap forgot above what was read to its end, where unread jobs are lost (0 unless something is badly off). */
+	capped: number;
 }
