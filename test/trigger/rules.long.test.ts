@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { PageRequest } from '../../nodes/JobSearch/paging/reader';
 import { writeState, type TriggerState } from '../../nodes/JobSearch/trigger/state';
 import { T0, busiestMinute, drive, uidsOf } from './drive';
-import { HARSH, HOUR, MINUTE, generateIndex, type IndexBehaviour, type IndexedJob } from './indexModel';
+import { HARSH, HOUR, MINUTE, ModelFailure, generateIndex, type IndexBehaviour, type IndexedJob } from './indexModel';
 import { defaultSettings, pollTimeFor, simulate, type SimFigures } from './simulation';
 import type { CycleSettings } from '../../nodes/JobSearch/trigger/cycle';
 import { SHAPE_CASES, runCase } from '../../bench/triggerShapes';
@@ -218,15 +218,47 @@ describe('a job shown late in the millisecond of a known one (a late tie)', () =
 		expect(new Set(d.sent).size).toBe(d.sent.length);
 	});
 
+	// Found by a review: the rest's first request failed (a 5xx, its retries too), and the rest lost what its read had left for it.
+	it('sends a job a replica left out above the rest of a cut final read, where the first requests for that rest fail', async () => {
+		const jobs = steady(T0 - 30 * MINUTE, T0 + 5 * HOUR, MINUTE);
+		jobs.push(...Array.from({ length: 8 }, (_, i) => job(7000 + i, T0 + 90 * MINUTE + 5_000 + i * 7_000 + 3, T0 + 91 * MINUTE)));
+		const late = job(99_001, T0 + 90 * MINUTE + 25_123, T0 + 135 * MINUTE);
+		jobs.push(late);
+		jobs.find((j) => j.createdMs === T0 + 92 * MINUTE + 417)!.goneMs = T0 + 200 * MINUTE;
+		const d = drive(jobs, { settings: { delivery: 'lowestCost', maxJobsPerPoll: 2 } });
+		leaveOutFor50Minutes(d, late);
+		const replica = d.index.fetchPage;
+		let failures = 0;
+		(d.index as { fetchPage: typeof replica }).fetchPage = async (request: PageRequest) => {
+			const belowLate = request.toMs !== undefined && request.toMs < late.createdMs && request.toMs > late.createdMs - 30_000;
+			if (belowLate && failures < 3) {
+				failures++;
+				throw new ModelFailure('500', { kind: 'passing' });
+			}
+			return await replica(request);
+		};
+		await d.poll();
+		await d.pollUntil(T0 + 8 * HOUR);
+		expect(failures).toBe(3);
+		expect(d.sent).toContain(late.uid);
+		expect(new Set(d.sent).size).toBe(d.sent.length);
+	});
+
 	// Found by a review's sweep: a burst larger than Max Jobs per Poll cuts final reads short, and behind a replica the rest
 	// of a cut read came short of its own total (lost where a removal made the count match), or the pages above the cut did.
-	it.each(['lowestCost', 'asSoonAsSeen'] as const)('loses no job of a burst of 300 behind a host that leaves a row out of one page in twenty, at Max Jobs per Poll 10 and a 30-minute Late Window, under %s', async (delivery) => {
-		for (const seed of [5, 6, 8, 9, 10, 12]) {
+	it.each([
+		['leaves a row out of one page in twenty', 'lowestCost', {}],
+		['leaves a row out of one page in twenty', 'asSoonAsSeen', {}],
+		// A review's: a rounding host's totals count rows outside the range, and its rests end mid-minute (read again, always short).
+		// As Soon As Seen loses one job of seeds 6 and 12 there, as it did before rests kept their totals: not yet explained.
+		['rounds the bounds and leaves a row out of one page in twenty', 'lowestCost', { roundBoundsMs: MINUTE }],
+	] as const)('loses no job of a burst of 300 behind a host that %s, at Max Jobs per Poll 10 and a 30-minute Late Window, under %s', async (_host, delivery, host) => {
+		for (const seed of [3, 5, 6, 8, 9, 10, 12]) {
 			const from = T0 - 6 * HOUR;
 			const shape = { ...HARSH, shape: 'out-of-order' as const, seed, fromMs: from, toMs: from + 14 * HOUR, perHour: 60, repostShare: 0.05 };
 			const jobs = generateIndex({ ...shape, bursts: [{ atMs: from + 5 * HOUR, count: 300, spreadMs: 10 * MINUTE }] });
 			const settings = defaultSettings({ lateWindowMs: 30 * MINUTE, maxJobsPerPoll: 10, delivery });
-			const [f] = await simulate([{ jobs, behaviour: { leaveOutShare: 0.05, seed }, settings, everyMinutes: 1 }], from, from + 14 * HOUR);
+			const [f] = await simulate([{ jobs, behaviour: { ...host, leaveOutShare: 0.05, seed }, settings, everyMinutes: 1 }], from, from + 14 * HOUR);
 			expect({ seed, lost: f.lost }).toEqual({ seed, lost: [] });
 			expect(f.duplicates).toEqual([]);
 		}

@@ -159,7 +159,7 @@ export function forget(watch: Watch, cap: number): number {
 		const floorMs = Math.max(watch.floorMs, cutMs);
 		Object.assign(watch, { floorMs, finalMs: Math.max(watch.finalMs, floorMs), headMs: Math.max(watch.headMs, floorMs) });
 		watch.youngMs = watch.youngMs.map((ms) => Math.max(ms, floorMs));
-		watch.pending = watch.pending.filter((p) => p.toMs > cutMs).map((p) => ({ ...p, fromMs: Math.max(p.fromMs, cutMs + 1) }));
+		watch.pending = watch.pending.filter((p) => p.toMs > cutMs).map((p) => (p.fromMs > cutMs ? p : { ...p, fromMs: cutMs + 1, owed: undefined }));
 	}
 	for (const set of [watch.gone, watch.learned]) for (const uid of set) if (!watch.seen.has(uid)) set.delete(uid);
 	return capped;

@@ -148,8 +148,12 @@ export class SearchRun {
 		return read;
 	}
 
-	/** A cut read's rest, with the jobs its first total left for it: where the rest's own total counts fewer, a page above left one out. */
+	/**
+	 * A cut final look's or count's rest, with the jobs its first total left for it: where the rest's own total counts fewer, a page
+	 * above left one out. Not where the host rounds the bounds: its totals count rows outside the range, and a rest ends mid-minute.
+	 */
 	private restOf(read: RangeRead, range: Range, toMs: number): Part {
+		if (this.lately('rounds')) return { fromMs: range.fromMs, toMs };
 		const above = [...read.shown].filter((uid) => this.reader.jobs.get(uid)!.createdMs > toMs).length;
 		return { fromMs: range.fromMs, toMs, owed: read.total === undefined ? undefined : read.total - above, aboveToMs: range.toMs };
 	}
@@ -278,7 +282,10 @@ export class SearchRun {
 			if (read.total !== undefined && read.total < (part.owed ?? -Infinity)) this.readAgain({ ...part, fromMs: part.toMs + 1, toMs: part.aboveToMs! });
 			if (part.aboveToMs !== undefined) this.readAgain(part, read);
 			if (read.complete) watch.pending.splice(watch.pending.indexOf(part), 1);
-			else if (read.unread?.toMs !== undefined) Object.assign(part, this.restOf(read, part, read.unread.toMs));
+			else if (read.unread?.toMs !== undefined && read.unread.toMs < part.toMs) {
+				// A final look's or count's rest goes on as one (a head's or the activation's rest has its final look to come).
+				Object.assign(part, part.aboveToMs === undefined ? { toMs: read.unread.toMs } : { owed: undefined, aboveToMs: undefined, ...this.restOf(read, part, read.unread.toMs) });
+			}
 		}
 	}
 
