@@ -49,6 +49,18 @@ function leaveOutFor50Minutes(d: ReturnType<typeof drive>, late: IndexedJob): vo
 	};
 }
 
+/** Lowest Cost at Max Jobs per Poll 2, whose final reads 8 more jobs in a minute cut short; a replica leaves `late` out for 50 minutes, and a known job of that hour is removed later. */
+function cutFinalReadBehindReplica() {
+	const jobs = steady(T0 - 30 * MINUTE, T0 + 5 * HOUR, MINUTE);
+	jobs.push(...Array.from({ length: 8 }, (_, i) => job(7000 + i, T0 + 90 * MINUTE + 5_000 + i * 7_000 + 3, T0 + 91 * MINUTE)));
+	const late = job(99_001, T0 + 90 * MINUTE + 25_123, T0 + 135 * MINUTE);
+	jobs.push(late);
+	jobs.find((j) => j.createdMs === T0 + 92 * MINUTE + 417)!.goneMs = T0 + 200 * MINUTE;
+	const d = drive(jobs, { settings: { delivery: 'lowestCost', maxJobsPerPoll: 2 } });
+	leaveOutFor50Minutes(d, late);
+	return { d, late };
+}
+
 /** Polls Lowest Cost every minute for `hours`: how long past its Late Window the latest job created in (fromMs, toMs) and never removed came (each must come), the rows paid and the jobs sent. */
 async function lowestCostPastLateWindow(jobs: IndexedJob[], hours: number, fromMs: number, toMs: number) {
 	const d = drive(jobs, { settings: { delivery: 'lowestCost' } });
@@ -205,13 +217,7 @@ describe('a job shown late in the millisecond of a known one (a late tie)', () =
 	// Found by a review: a page of a final read that Max Jobs per Poll cut short left the job out, and the read's rest began
 	// below it, so no read came short of its total; the count matched where a known job of that hour was removed later.
 	it('sends a job a replica left out of a page of a final read Max Jobs per Poll cut short, where a known job of that hour is removed later', async () => {
-		const jobs = steady(T0 - 30 * MINUTE, T0 + 5 * HOUR, MINUTE);
-		jobs.push(...Array.from({ length: 8 }, (_, i) => job(7000 + i, T0 + 90 * MINUTE + 5_000 + i * 7_000 + 3, T0 + 91 * MINUTE)));
-		const late = job(99_001, T0 + 90 * MINUTE + 25_123, T0 + 135 * MINUTE);
-		jobs.push(late);
-		jobs.find((j) => j.createdMs === T0 + 92 * MINUTE + 417)!.goneMs = T0 + 200 * MINUTE;
-		const d = drive(jobs, { settings: { delivery: 'lowestCost', maxJobsPerPoll: 2 } });
-		leaveOutFor50Minutes(d, late);
+		const { d, late } = cutFinalReadBehindReplica();
 		await d.poll();
 		await d.pollUntil(T0 + 8 * HOUR);
 		expect(d.sent).toContain(late.uid);
@@ -220,13 +226,7 @@ describe('a job shown late in the millisecond of a known one (a late tie)', () =
 
 	// Found by a review: the rest's first request failed (a 5xx, its retries too), and the rest lost what its read had left for it.
 	it('sends a job a replica left out above the rest of a cut final read, where the first requests for that rest fail', async () => {
-		const jobs = steady(T0 - 30 * MINUTE, T0 + 5 * HOUR, MINUTE);
-		jobs.push(...Array.from({ length: 8 }, (_, i) => job(7000 + i, T0 + 90 * MINUTE + 5_000 + i * 7_000 + 3, T0 + 91 * MINUTE)));
-		const late = job(99_001, T0 + 90 * MINUTE + 25_123, T0 + 135 * MINUTE);
-		jobs.push(late);
-		jobs.find((j) => j.createdMs === T0 + 92 * MINUTE + 417)!.goneMs = T0 + 200 * MINUTE;
-		const d = drive(jobs, { settings: { delivery: 'lowestCost', maxJobsPerPoll: 2 } });
-		leaveOutFor50Minutes(d, late);
+		const { d, late } = cutFinalReadBehindReplica();
 		const replica = d.index.fetchPage;
 		let failures = 0;
 		(d.index as { fetchPage: typeof replica }).fetchPage = async (request: PageRequest) => {
