@@ -250,10 +250,12 @@ describe('a job shown late in the millisecond of a known one (a late tie)', () =
 		['leaves a row out of one page in twenty', 'lowestCost', {}],
 		['leaves a row out of one page in twenty', 'asSoonAsSeen', {}],
 		// A review's: a rounding host's totals count rows outside the range, and its rests end mid-minute (read again, always short).
-		// As Soon As Seen loses one job of seeds 6 and 12 there, as it did before rests kept their totals: not yet explained.
+		// There a page one short of its total tells of a job left out above a cut (seed 14), and a page with nothing new one short
+		// of its total is no page cap (seed 6 lost a job where it skipped the rest of a minute).
 		['rounds the bounds and leaves a row out of one page in twenty', 'lowestCost', { roundBoundsMs: MINUTE }],
+		['rounds the bounds and leaves a row out of one page in twenty', 'asSoonAsSeen', { roundBoundsMs: MINUTE }],
 	] as const)('loses no job of a burst of 300 behind a host that %s, at Max Jobs per Poll 10 and a 30-minute Late Window, under %s', async (_host, delivery, host) => {
-		for (const seed of [3, 5, 6, 8, 9, 10, 12]) {
+		for (const seed of [3, 5, 6, 8, 9, 10, 12, 14]) {
 			const from = T0 - 6 * HOUR;
 			const shape = { ...HARSH, shape: 'out-of-order' as const, seed, fromMs: from, toMs: from + 14 * HOUR, perHour: 60, repostShare: 0.05 };
 			const jobs = generateIndex({ ...shape, bursts: [{ atMs: from + 5 * HOUR, count: 300, spreadMs: 10 * MINUTE }] });
@@ -261,6 +263,19 @@ describe('a job shown late in the millisecond of a known one (a late tie)', () =
 			const [f] = await simulate([{ jobs, behaviour: { ...host, leaveOutShare: 0.05, seed }, settings, everyMinutes: 1 }], from, from + 14 * HOUR);
 			expect({ seed, lost: f.lost }).toEqual({ seed, lost: [] });
 			expect(f.duplicates).toEqual([]);
+		}
+	});
+
+	// A page one row short of its total is taken for a job left out only where the host rounds the bounds: behind a page cap of
+	// n rows, every page asked for n + 1 comes one short, and each part read so would be read twice more (3.8 rows a job here).
+	it('pays under two rows a job for a burst of 300 behind a host that answers at most 5 rows a page and leaves a row out of one page in twenty, under Lowest Cost', async () => {
+		for (const seed of [3, 4, 5]) {
+			const from = T0 - 6 * HOUR;
+			const shape = { ...HARSH, shape: 'out-of-order' as const, seed, fromMs: from, toMs: from + 14 * HOUR, perHour: 60, repostShare: 0.05 };
+			const jobs = generateIndex({ ...shape, bursts: [{ atMs: from + 5 * HOUR, count: 300, spreadMs: 10 * MINUTE }] });
+			const settings = defaultSettings({ lateWindowMs: 30 * MINUTE, maxJobsPerPoll: 10, delivery: 'lowestCost' });
+			const [f] = await simulate([{ jobs, behaviour: { pageCap: 5, leaveOutShare: 0.05, seed }, settings, everyMinutes: 1 }], from, from + 14 * HOUR);
+			expect({ seed, rowsPerJob: f.rows / f.owed < 2 }).toEqual({ seed, rowsPerJob: true });
 		}
 	});
 

@@ -69,7 +69,7 @@ export interface RangeRead {
 	shown: Set<string>;
 	/** The jobs it returned outside its range (a host that rounds the bounds, or writes createdAt coarser than it compares). */
 	outside: Map<string, ReadJob>;
-	/** Its first page's exact total counted more jobs than the read returned: a page may have left one out. */
+	/** Its first page's exact total counted more jobs than the read returned, or (a cut read, where the host rounds) a page came one short of its own: a page may have left one out. */
 	short?: boolean;
 	/** Its first page's total was a round figure: whether a page left a job out is not known. */
 	roundTotal?: boolean;
@@ -206,12 +206,16 @@ export class Reader {
 		// The most jobs a page with new ones gave where its total said more were left and it asked for more than one more (a
 		// replica may leave one out): a page cap.
 		let capRows = 0;
+		// Where the host rounds the bounds (a rest's total counts its neighbours), a page one row short of what it asked and its
+		// total held: a replica left one out above where a cut read ends (elsewhere the rest's own total tells, search.ts).
+		let leftOut = false;
 		// The total counts the host's window: rows it answered outside the range asked (its rounding) count too.
 		const short = () => (firstTotal === 'round' ? { roundTotal: true } : new Set([...shown, ...outside.keys()]).size < (firstTotal ?? 0) ? { short: true } : {});
+		const cut = () => ({ complete: false, unread: { fromMs, toMs }, shown, outside, ...total(), ...(leftOut ? { short: true } : {}) });
 		const total = () => (typeof firstTotal === 'number' && range.toMs !== undefined ? { total: firstTotal } : {});
 		const done = () => ({ complete: true, shown, outside, ...total(), ...short(), ...(capped ? { capped } : {}) });
 		for (;;) {
-			if (this.spent()) return { complete: false, unread: { fromMs, toMs }, shown, outside, ...total() };
+			if (this.spent()) return cut();
 			const again = atMs === undefined || toMs === undefined ? 0 : Math.max(this.readIn(atMs, Math.max(toMs + this.overreachMs, upToMs(toMs)), shown), knownIn(atMs, upToMs(toMs)));
 			if (again >= MAX_ROWS_PER_CALL) {
 				// One request returns at most that many: the rest of this millisecond (or second, asked to its end) cannot be asked for.
@@ -226,7 +230,7 @@ export class Reader {
 			// The caller's known jobs where the range ends come back on the first page first: inside the range, they are not new.
 			const knownFirst = shown.size === 0 && atMs !== undefined && toMs !== undefined ? knownIn(atMs, toMs) : 0;
 			const page = await this.fetch({ fromMs, toMs, limit });
-			if (!page) return { complete: false, unread: { fromMs, toMs }, shown, outside, ...total() };
+			if (!page) return cut();
 			const uids = new Set<string>();
 			let fresh = 0;
 			let oldestMs = Infinity;
@@ -257,18 +261,20 @@ export class Reader {
 			if (toMs !== undefined && newestMs > toMs) this.overreachMs = Math.max(this.overreachMs, newestMs - toMs);
 			const exact = isExactTotal(page.total);
 			firstTotal ??= range.toMs === undefined ? 0 : exact ? page.total : 'round';
+			if (roundedToMs > 0 && exact && page.jobs.length === Math.min(limit, page.total) - 1) leftOut = true;
 			// Nothing left: an empty page, a page that reached below the range, or one that held every match of its window (a
 			// rounded total is only "at least": there a full page reads on). Where createdAt are whole seconds, a page with new
 			// jobs that reached the second the range begins in reads that second on to its end: the host compares its
 			// milliseconds, so more of that second's jobs may be in the range beyond the page.
 			if (uids.size === 0 || oldestMs < (wholeSeconds() && fresh > 0 ? fromMs - (fromMs % SECOND_MS) : fromMs)) return done();
 			if (uids.size >= page.total && (exact || page.jobs.length < limit)) return done();
-			// A page that asked past where the last one ended and brought nothing new: that stretch holds more jobs than the
-			// host answers in a page (or a replica is behind). A host that rounds the bounds (its rows reach past toDate)
-			// answers every toDate inside a minute alike, so the rest of the minute is skipped; one that writes whole seconds,
-			// the rest of the second (logged). What lies below is read.
+			// A page that asked past where the last one ended and brought nothing new, more than one row short of what it asked and
+			// its total holds (a replica leaves one out): that stretch holds more jobs than the host answers in a page. A host that
+			// rounds the bounds (its rows reach past toDate) answers every toDate inside a minute alike, so the rest of the minute
+			// is skipped; one that writes whole seconds, the rest of the second (logged). What lies below is read.
 			const minuteEndMs = toMs !== undefined && newestMs > toMs ? upToMs(toMs) : toMs;
-			if (fresh === 0 && toMs !== undefined && (minuteEndMs! > toMs || atMs! < toMs)) {
+			const capGave = page.jobs.length < (exact ? Math.min(limit, page.total) : limit) - 1;
+			if (fresh === 0 && toMs !== undefined && (minuteEndMs! > toMs || atMs! < toMs) && capGave) {
 				const [unit, skipToMs] = minuteEndMs! > toMs ? ['minute', minuteEndMs! - roundedToMs] : ['second', atMs! - 1];
 				this.warnings.push(
 					`The search answered no new job in the ${unit} from ${new Date(unit === 'minute' ? skipToMs : atMs!).toISOString()} (it holds more than the host answers in a page, or a replica is behind); the rest of that ${unit} was skipped, what lies below it was read`,
