@@ -375,3 +375,28 @@ describe('Emit on First Poll with several searches', () => {
 		expect(foundByB.length).toBeGreaterThan(0);
 	});
 });
+
+describe('a search whose activation fails for long', () => {
+	// Found by a review: a search whose requests failed for over a day while the other worked sent, once it came through,
+	// the jobs both match that the other had sent over a day before and forgotten (31 to 49 in that review's case).
+	it('sends no job twice where one search meets 503s for thirty hours while another sends the jobs both match, and sends the jobs only the failing search matches', async () => {
+		const clock = { ms: T0 };
+		const jobs: IndexedJob[] = [];
+		for (let i = 0; i < 240; i++) jobs.push({ uid: String(10_000 + i), createdMs: T0 + i * 10 * MINUTE + 417, visibleMs: T0 + i * 10 * MINUTE + 3 * MINUTE });
+		const a = arrayIndex(jobs.filter((_, i) => i % 2 === 0), clock);
+		const b = arrayIndex(jobs.filter((_, i) => i % 3 === 0), clock, { outages: [{ fromMs: T0 - HOUR, toMs: T0 + 30 * HOUR }] });
+		const deps = { now: () => clock.ms, sleep: async (ms: number) => void (clock.ms += ms), classify: classifyModelFailure };
+		const settings = defaultSettings({ intervalMs: 15 * MINUTE, pollTimeMs: 12 * MINUTE });
+		let state: TriggerState | undefined;
+		const sent: string[] = [];
+		for (let t = T0; t <= T0 + 40 * HOUR; t += 15 * MINUTE) {
+			clock.ms = Math.max(clock.ms, t);
+			const out = await runSearches(state, [{ key: 'a', fetchPage: a.fetchPage }, { key: 'b', fetchPage: b.fetchPage }], settings, deps);
+			state = out.state;
+			sent.push(...out.emit.map((j) => String(j.uid)));
+		}
+		expect(sent.filter((uid, i) => sent.indexOf(uid) !== i)).toEqual([]);
+		const matched = jobs.filter((j, i) => (i % 2 === 0 || i % 3 === 0) && j.visibleMs <= clock.ms);
+		expect(new Set(sent)).toEqual(new Set(matched.map((j) => j.uid)));
+	});
+});

@@ -59,6 +59,9 @@ export async function runSearches(
 	const knownBy = (key: string) => (uid: string) =>
 		removedSent.has(uid) || Object.entries(base.searches).some(([other, s]) => other !== key && s.watch?.seen.has(uid) === true && !s.watch.learned.has(uid));
 	const runs = searches.map(({ key, fetchPage }) => new SearchRun(key, base.searches[key] ?? newSearch, settings, { ...deps, fetchPage }, budget, knownBy(key)));
+	// Uids are kept a day below where every search has read to the end (a search yet to read: all): no search reads lower, so
+	// none sends again what another sent and forgot (one whose activation failed for a day sends what was posted since).
+	const keepFromMs = Math.min(...searches.map(({ key }) => base.searches[key]?.watch).map((watch) => (watch ? settledOf(watch) - MEMORY_MS : -Infinity)));
 	// The searches take turns at going first, so a budget that runs out does not always miss the same one.
 	const turn = runs.length > 0 ? base.polls % runs.length : 0;
 	const inTurn = [...runs.slice(turn), ...runs.slice(0, turn)];
@@ -78,7 +81,7 @@ export async function runSearches(
 	for (const [i, run] of inTurn.entries()) await run.finalLooks(1 / (inTurn.length - i));
 	for (const [i, run] of inTurn.entries()) await run.youngLooks(1 / (inTurn.length - i));
 
-	const results = runs.map((run) => run.result());
+	const results = runs.map((run) => run.result(keepFromMs));
 	const failures = results.flatMap(({ reader: { interruptedBy: error }, came }, i) => (error ? [{ error, kind: deps.classify(error), key: runs[i].key, came }] : []));
 	// A streak met again only after a pause in the polls (the workflow unpublished, n8n down) starts over: a Publish then
 	// would be refused for faults this run has not seen last.
@@ -106,8 +109,6 @@ export async function runSearches(
 	const found = jobsByUid(fresh, (read) => String(read.job.uid));
 	for (const [uid, { job, keys }] of found) for (const run of runs) if (!keys.includes(run.key)) run.learnSentElsewhere(uid, job.createdMs);
 	const sent = [...found.values()].map((entry) => entry.job).sort(compareNewestFirst);
-	// Kept as long as a search keeps its own uids: a day below where every search has read to the end (a search yet to read, all).
-	const keepFromMs = Math.min(...results.map(({ state: { watch } }) => (watch ? settledOf(watch) - MEMORY_MS : -Infinity)));
 	for (const [uid, ms] of removedSent) if (ms < keepFromMs) removedSent.delete(uid);
 	const readers = results.map((r) => r.reader);
 	const remaining = readers.map((r) => r.remainingMicrocents).filter((m): m is number => m !== undefined);
