@@ -268,12 +268,13 @@ export class Reader {
 			// milliseconds, so more of that second's jobs may be in the range beyond the page.
 			if (uids.size === 0 || oldestMs < (wholeSeconds() && fresh > 0 ? fromMs - (fromMs % SECOND_MS) : fromMs)) return done();
 			if (uids.size >= page.total && (exact || page.jobs.length < limit)) return done();
-			// A page that asked past where the last one ended and brought nothing new, more than one row short of what it asked and
-			// its total holds (a replica leaves one out): that stretch holds more jobs than the host answers in a page. A host that
-			// rounds the bounds (its rows reach past toDate) answers every toDate inside a minute alike, so the rest of the minute
-			// is skipped; one that writes whole seconds, the rest of the second (logged). What lies below is read.
+			// A page that asked past where the last one ended and brought nothing new: that stretch holds more jobs than the host
+			// answers in a page, but where it is one row short of what it asked and its total holds, a replica left one out (unless a
+			// page of this read gave no more). A host that rounds the bounds (its rows reach past toDate) answers every toDate
+			// inside a minute alike, so the rest of the minute is skipped; one that writes whole seconds, the rest of the second
+			// (logged). What lies below is read.
 			const minuteEndMs = toMs !== undefined && newestMs > toMs ? upToMs(toMs) : toMs;
-			const capGave = page.jobs.length < (exact ? Math.min(limit, page.total) : limit) - 1;
+			const capGave = page.jobs.length !== (exact ? Math.min(limit, page.total) : limit) - 1 || (capRows > 0 && uids.size >= capRows);
 			if (fresh === 0 && toMs !== undefined && (minuteEndMs! > toMs || atMs! < toMs) && capGave) {
 				const [unit, skipToMs] = minuteEndMs! > toMs ? ['minute', minuteEndMs! - roundedToMs] : ['second', atMs! - 1];
 				this.warnings.push(

@@ -277,7 +277,8 @@ export class SearchRun {
 			if (this.reader.spent()) return;
 			if (part.afterMs !== undefined && part.afterMs > this.deps.now()) continue;
 			const read = await this.readWhole(part, part.learnBeforeMs);
-			if (part.afterMs !== undefined && read.short && !read.stuck) watch.lastSeenMs.overcounts = this.deps.now();
+			// Read again an hour later and short again: the host's total counts more than it answers (a cut read's page one short may be a cap).
+			if (part.afterMs !== undefined && read.complete && read.short && !read.stuck) watch.lastSeenMs.overcounts = this.deps.now();
 			// A cut read's rest: above it, the rest's total counting fewer than its read left for it; in it, as a final look's.
 			if (read.total !== undefined && read.total < (part.owed ?? -Infinity)) this.readAgain({ ...part, fromMs: part.toMs + 1, toMs: part.aboveToMs! });
 			if (part.aboveToMs !== undefined) this.readAgain(part, read);
