@@ -289,6 +289,17 @@ describe('several searches where a poll may send few requests', () => {
 		expect(sent.filter((s) => s.uid === '9999')).toEqual([{ uid: '9999', keys: ['A'] }]);
 	});
 
+	// Found by the property test on random changes to searches: uids older than a search added later will read were pruned,
+	// but a repost brings an old uid back under a new createdAt (kept a day below, as any search's).
+	it('sends no job twice that a removed search sent, where the search added in its place sees it posted again 80 minutes later', async () => {
+		const jobs = steadyWithBurst(0);
+		const reposted: IndexedJob = { uid: '9999', createdMs: T0 + 11 * MINUTE + 417, visibleMs: T0 + 12 * MINUTE };
+		jobs.push(reposted);
+		const view = (key: string, job: IndexedJob) => (key === 'C' && job === reposted ? { ...job, createdMs: job.createdMs + 80 * MINUTE, visibleMs: job.visibleMs + 150 * MINUTE } : job);
+		const sent = await pollSearches(jobs, (at) => (at < T0 + 2 * HOUR + 15 * MINUTE ? ['A'] : ['C']), {}, 6, () => true, view);
+		expect(sent.filter((s) => s.uid === '9999')).toEqual([{ uid: '9999', keys: ['A'] }]);
+	});
+
 	it("forgets a removed search's jobs once every search has read a day past them", async () => {
 		const jobs: IndexedJob[] = Array.from({ length: 30 * 15 }, (_, i) => ({ uid: String(5000 + i), createdMs: T0 + i * 4 * MINUTE + 417, visibleMs: T0 + i * 4 * MINUTE + MINUTE }));
 		const keysAt = (at: number) => (at < T0 + 2 * HOUR ? ['A', 'B'] : ['B']);
@@ -398,5 +409,25 @@ describe('a search whose activation fails for long', () => {
 		expect(sent.filter((uid, i) => sent.indexOf(uid) !== i)).toEqual([]);
 		const matched = jobs.filter((j, i) => (i % 2 === 0 || i % 3 === 0) && j.visibleMs <= clock.ms);
 		expect(new Set(sent)).toEqual(new Set(matched.map((j) => j.uid)));
+	});
+
+	it('keeps in the state no uid older than a day below what a search failing for thirty hours will read', async () => {
+		const clock = { ms: T0 };
+		const jobs: IndexedJob[] = [];
+		for (let i = 0; i < 400; i++) jobs.push({ uid: String(10_000 + i), createdMs: T0 + i * 10 * MINUTE + 417, visibleMs: T0 + i * 10 * MINUTE + 3 * MINUTE });
+		const a = arrayIndex(jobs, clock);
+		const b = arrayIndex(jobs, clock, { outages: [{ fromMs: T0, toMs: T0 + 61 * HOUR }] });
+		const deps = { now: () => clock.ms, sleep: async (ms: number) => void (clock.ms += ms), classify: classifyModelFailure };
+		const settings = defaultSettings({ intervalMs: 15 * MINUTE, pollTimeMs: 12 * MINUTE });
+		let state: TriggerState | undefined;
+		for (let t = T0; t <= T0 + 60 * HOUR; t += 15 * MINUTE) {
+			clock.ms = Math.max(clock.ms, t);
+			const searches = [{ key: 'a', fetchPage: a.fetchPage }, ...(t >= T0 + 30 * HOUR ? [{ key: 'b', fetchPage: b.fetchPage }] : [])];
+			state = (await runSearches(state, searches, settings, deps)).state;
+		}
+		// b was added 30 hours in: a keeps a day below what b may read (its Late Window and the index's delay before it), no more.
+		const oldestKeptMs = Math.min(...state!.searches.a.watch!.seen.values());
+		expect(oldestKeptMs).toBeGreaterThanOrEqual(T0 + 6 * HOUR - 75 * MINUTE);
+		expect(oldestKeptMs).toBeLessThan(T0 + 6 * HOUR);
 	});
 });

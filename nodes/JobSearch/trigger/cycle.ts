@@ -7,7 +7,7 @@ import { jobsByUid } from './searches';
 import { isDropped, type DroppedState, type SearchState, type TriggerState, type Trouble } from './state';
 import type { CycleDeps, CycleSettings, FailureKind, SearchResult } from './types';
 import { settledOf } from './known';
-import { FAULT_PAUSE_MS, MEMORY_MS, POLL_TIME_SHARE, SCHEDULED_POLL_LATE_MS } from './tunables';
+import { FAULT_PAUSE_MS, INDEX_CLOCK_DOUBT_MS, MEMORY_MS, POLL_TIME_SHARE, SCHEDULED_POLL_LATE_MS } from './tunables';
 
 export type { CycleDeps, CycleSettings, FailureKind } from './types';
 
@@ -59,9 +59,10 @@ export async function runSearches(
 	const knownBy = (key: string) => (uid: string) =>
 		removedSent.has(uid) || Object.entries(base.searches).some(([other, s]) => other !== key && s.watch?.seen.has(uid) === true && !s.watch.learned.has(uid));
 	const runs = searches.map(({ key, fetchPage }) => new SearchRun(key, base.searches[key] ?? newSearch, settings, { ...deps, fetchPage }, budget, knownBy(key)));
-	// Uids are kept a day below where every search has read to the end (a search yet to read: all): no search reads lower, so
-	// none sends again what another sent and forgot (one whose activation failed for a day sends what was posted since).
-	const keepFromMs = Math.min(...searches.map(({ key }) => base.searches[key]?.watch).map((watch) => (watch ? settledOf(watch) - MEMORY_MS : -Infinity)));
+	// Uids are kept a day below where every search has read to the end, or will read (one whose activation failed for a day
+	// sends what was posted since): none sends again what another sent and forgot, nor a repost of it within a day.
+	const readsFromMs = ({ watch, activatedMs }: SearchState) => (watch ? settledOf(watch) : activatedMs - INDEX_CLOCK_DOUBT_MS - settings.lateWindowMs) - MEMORY_MS;
+	const keepFromMs = Math.min(...searches.map(({ key }) => readsFromMs(base.searches[key] ?? newSearch)));
 	// The searches take turns at going first, so a budget that runs out does not always miss the same one.
 	const turn = runs.length > 0 ? base.polls % runs.length : 0;
 	const inTurn = [...runs.slice(turn), ...runs.slice(0, turn)];
