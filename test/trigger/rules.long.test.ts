@@ -258,7 +258,7 @@ describe('a job shown late in the millisecond of a known one (a late tie)', () =
 		// A host writing whole seconds is seen rounding too (rows before fromDate), and behind a page cap of 20 a page asked for 21
 		// comes one short: a cut part read again an hour later and cut so again is no sign of a host whose total counts more
 		// than it answers (seed 14 lost two jobs where it turned reading again off for a day; seeds 11 and 12 still lose one).
-		['writes whole seconds, answers 20 rows a page and leaves a row out of one page in twenty', 'lowestCost', { writesCreatedAtToMs: 1000, pageCap: 20 }, [14]],
+		['writes whole seconds, answers 20 rows a page and leaves a row out of one page in twenty (seed 14)', 'lowestCost', { writesCreatedAtToMs: 1000, pageCap: 20 }, [14]],
 	] as const)('loses no job of a burst of 300 behind a host that %s, at Max Jobs per Poll 10 and a 30-minute Late Window, under %s', async (_host, delivery, host, seeds) => {
 		for (const seed of seeds) {
 			const from = T0 - 6 * HOUR;
