@@ -148,10 +148,7 @@ export class SearchRun {
 		return read;
 	}
 
-	/**
-	 * A cut final look's or count's rest, with the jobs its first total left for it: where the rest's own total counts fewer, a page
-	 * above left one out. Not where the host rounds the bounds: its totals count rows outside the range, and a rest ends mid-minute.
-	 */
+	/** A cut final look's or count's rest, with the jobs its first total left for it (a rest counting fewer: a page above left one out); not where the host rounds the bounds, whose totals count rows outside the range. */
 	private restOf(read: RangeRead, range: Range, toMs: number): Part {
 		if (this.lately('rounds')) return { fromMs: range.fromMs, toMs };
 		const above = [...read.shown].filter((uid) => this.reader.jobs.get(uid)!.createdMs > toMs).length;
@@ -323,10 +320,7 @@ export class SearchRun {
 		if (this.cheap) watch.headMs = Math.max(watch.headMs, watch.finalMs);
 	}
 
-	/**
-	 * Read again next poll and once a job left out must show (assumption 3): a final look or count's `read` that left out a job its
-	 * total counted, but where a page skipped a minute's or second's rest (the same rows again); not lately where a part read again came short again.
-	 */
+	/** Read again next poll and once a job left out must show (assumption 3): a look's or count's `read` that left out a job its total counted, but where a page skipped a minute's or second's rest; not lately where a part read again came short again. */
 	private readAgain({ fromMs, toMs, learnBeforeMs }: Part, read?: RangeRead): void {
 		if (read && !(read.short && !read.capped)) return;
 		const part = { fromMs, toMs, ...(learnBeforeMs === undefined ? {} : { learnBeforeMs }) };
@@ -373,7 +367,11 @@ export class SearchRun {
 			if (!this.stepped(indexNowMs - ageMs - fromMs) || watch.headMs < fromMs) continue;
 			const toMs = Math.min(watch.headMs, indexNowMs - ageMs);
 			for (const stretch of this.known!.openStretches({ fromMs, toMs }, watch.pending)) {
-				if (this.reader.spent() || !(await this.read(stretch, Infinity)).complete) return;
+				if (this.reader.spent()) return;
+				const read = await this.read(stretch, Infinity);
+				if (!read.complete) return;
+				// A job a page left out of it may stand in a known job's millisecond, where the final look asks no stretch.
+				this.readAgain(stretch, read);
 				watch.youngMs[k] = stretch.toMs;
 			}
 			watch.youngMs[k] = Math.max(watch.youngMs[k], toMs);
