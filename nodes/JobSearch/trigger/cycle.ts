@@ -61,8 +61,8 @@ export async function runSearches(
 	const runs = searches.map(({ key, fetchPage }) => new SearchRun(key, base.searches[key] ?? newSearch, settings, { ...deps, fetchPage }, budget, knownBy(key)));
 	// Uids are kept a day below where every search has read to the end, or will read (one whose activation failed for a day
 	// sends what was posted since): none sends again what another sent and forgot, nor a repost of it within a day.
-	const keepsFromMs = ({ watch, activatedMs }: SearchState) => (watch ? settledOf(watch) : activatedMs - INDEX_CLOCK_DOUBT_MS - settings.lateWindowMs) - MEMORY_MS;
-	const keepFromMs = Math.min(...searches.map(({ key }) => keepsFromMs(base.searches[key] ?? newSearch)));
+	const readsFromMs = ({ watch, activatedMs }: SearchState) => (watch ? settledOf(watch) : activatedMs - INDEX_CLOCK_DOUBT_MS - settings.lateWindowMs) - MEMORY_MS;
+	const keepFromMs = Math.min(...searches.map(({ key }) => readsFromMs(base.searches[key] ?? newSearch)));
 	// The searches take turns at going first, so a budget that runs out does not always miss the same one.
 	const turn = runs.length > 0 ? base.polls % runs.length : 0;
 	const inTurn = [...runs.slice(turn), ...runs.slice(0, turn)];

@@ -1,7 +1,7 @@
 import type { RangeRead, Reader, ReadJob } from '../paging/reader';
 import { EXACT_TOTALS_BELOW } from '../transport/envelope';
 import type { Range, Watch } from './state';
-import { MINUTE_MS } from './tunables';
+import { MEMORY_MS, MINUTE_MS } from './tunables';
 
 /** One search's known uids: a uid not seen before is sent, once; a seen one never again, whatever createdAt the index gives it later. */
 export class Known {
@@ -143,11 +143,11 @@ function outside(stretch: Range, hole: Range): Range[] {
 /** Up to here everything is read to its end: no look or part asks below it again. */
 export const settledOf = (watch: Watch): number => Math.min(watch.floorMs, ...watch.pending.map((p) => p.fromMs - 1));
 
-/** Forgets uids below `keepFromMs` (a day below where every search has read to the end, cycle.ts), and the oldest past `cap` (every look rises above them); returns those above the settled part. */
-export function forget(watch: Watch, cap: number, keepFromMs: number): number {
+/** Forgets uids a day below the floor and pending parts and below `keepFromMs`, and the oldest past `cap` (every look rises above them); returns those above the settled part. */
+export function forget(watch: Watch, cap: number, keepFromMs = Infinity): number {
 	// Once the cap forgets a uid above the settled part, the looks and parts rise past unread jobs.
 	const settledMs = settledOf(watch);
-	for (const [uid, ms] of watch.seen) if (ms < keepFromMs) watch.seen.delete(uid);
+	for (const [uid, ms] of watch.seen) if (ms < Math.min(settledMs - MEMORY_MS, keepFromMs)) watch.seen.delete(uid);
 	let capped = 0;
 	if (watch.seen.size > cap) {
 		const cutMs = [...watch.seen.values()].sort((a, b) => a - b)[watch.seen.size - cap - 1];

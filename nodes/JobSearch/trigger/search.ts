@@ -379,7 +379,7 @@ export class SearchRun {
 	}
 
 	/** `keepFromMs`: no uid at or above it is forgotten but by the cap (another search may not have read so far). */
-	result(keepFromMs: number): SearchResult {
+	result(keepFromMs = Infinity): SearchResult {
 		const capped = this.watch ? forget(this.watch, this.settings.maxSeenUids ?? MAX_SEEN_UIDS, keepFromMs) : 0;
 		return {
 			state: this.watch ? { activatedMs: this.previous.activatedMs, watch: this.watch } : this.previous,
