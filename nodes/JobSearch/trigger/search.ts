@@ -293,7 +293,7 @@ export class SearchRun {
 		const known = this.known!;
 		const dueMs = this.indexNowMs() - this.settings.lateWindowMs;
 		let endMs = this.lately('rounds') ? Math.floor(dueMs / MINUTE_MS) * MINUTE_MS : dueMs;
-		// It stops below a part still to read, but one read again in an hour (a young look's): its stretches pass around that.
+		// It stops below a part still to read, but one read again in an hour (a young look's): stretches go around it, a whole read across.
 		for (const part of watch.pending) if (part.toMs > watch.finalMs && (part.afterMs ?? 0) <= this.deps.now()) endMs = Math.min(endMs, part.fromMs - 1);
 		// Lowest Cost reads a job once whatever the step, but where a rounding host buys each read's first minute again.
 		if (this.cheap && !(this.lately('rounds') && known.wholeMinutes()) ? endMs <= watch.finalMs : !this.stepped(endMs - watch.finalMs)) return;
