@@ -3,7 +3,7 @@ import { Reader, type Page, type PageRequest, type RangeRead, type TimeRange } f
 import { indexClockMs, withSample } from './clock';
 import { Known, forget } from './known';
 import type { RequestBudget } from './requests';
-import { cloneWatch, type HostTrait, type Part, type Range, type SearchState } from './state';
+import { cloneWatch, waiting, type HostTrait, type Part, type Range, type SearchState } from './state';
 import type { CycleDeps, CycleSettings, SearchResult } from './types';
 import {
 	ACTIVATION_READ_GRACE_MS,
@@ -272,7 +272,7 @@ export class SearchRun {
 		const watch = this.watch!;
 		for (const part of [...watch.pending]) {
 			if (this.reader.spent()) return;
-			if (part.afterMs !== undefined && part.afterMs > this.deps.now()) continue;
+			if (waiting(part, this.deps.now())) continue;
 			const read = await this.readWhole(part, part.learnBeforeMs);
 			// Read again an hour later and short again: the host's total counts more than it answers (a cut read's page one short may be a cap).
 			if (part.afterMs !== undefined && read.complete && read.short && !read.stuck) watch.lastSeenMs.overcounts = this.deps.now();
@@ -293,8 +293,7 @@ export class SearchRun {
 		const known = this.known!;
 		const dueMs = this.indexNowMs() - this.settings.lateWindowMs;
 		let endMs = this.lately('rounds') ? Math.floor(dueMs / MINUTE_MS) * MINUTE_MS : dueMs;
-		// It stops below a part still to read, but one read again in an hour (a young look's): stretches go around it, a whole read across.
-		for (const part of watch.pending) if (part.toMs > watch.finalMs && (part.afterMs ?? 0) <= this.deps.now()) endMs = Math.min(endMs, part.fromMs - 1);
+		for (const part of watch.pending) if (part.toMs > watch.finalMs && !waiting(part, this.deps.now())) endMs = Math.min(endMs, part.fromMs - 1);
 		// Lowest Cost reads a job once whatever the step, but where a rounding host buys each read's first minute again.
 		if (this.cheap && !(this.lately('rounds') && known.wholeMinutes()) ? endMs <= watch.finalMs : !this.stepped(endMs - watch.finalMs)) return;
 		while (watch.finalMs < endMs && !this.reader.spent()) {

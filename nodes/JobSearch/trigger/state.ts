@@ -24,6 +24,9 @@ export interface Part extends Range {
 	aboveToMs?: number;
 }
 
+/** A part read again once a job left out must show, before that moment: read by no poll, gone around by a final look's stretches. */
+export const waiting = (part: Part, nowMs: number): boolean => (part.afterMs ?? 0) > nowMs;
+
 /** What one search knows of the index (DESIGN.md: the state table). */
 export interface Watch {
 	headMs: number;
