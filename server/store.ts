@@ -406,7 +406,10 @@ export class JobStore {
 	private nextArrivalMs(): number {
 		const live = this.live!;
 		if (live.arrivals === 'poisson') return live.nextPoissonMs;
-		return live.startMs + Math.round((live.next + 1) * (3_600_000 / live.postingsPerHour));
+		const intervalMs = 3_600_000 / live.postingsPerHour;
+		// The deployment's createdAt carry milliseconds; on a regular beat alone they would share the start's.
+		const jitterMs = Math.floor(seededRandom(seedFromText(`ms:${live.next}`, this.options.seed))() * Math.min(1000, intervalMs));
+		return live.startMs + Math.round((live.next + 1) * intervalMs) + jitterMs;
 	}
 
 	private skipArrival(): void {
