@@ -421,6 +421,18 @@ describe('a job shown late in the millisecond of a known one (a late tie)', () =
 		const d = await run(jobs, 6);
 		expect(d.sent).toEqual(expect.arrayContaining(['9002', '9003']));
 	});
+
+	// A host that writes whole seconds shows a late job in a known job's second a thousand times as often, and a removal
+	// in its hour hides it from the count: final looks read whole there.
+	it('is found where every createdAt is a whole second and no tie was shown before, even beside a removed job', async () => {
+		const jobs = steady(T0 - 30 * MINUTE + 13_000, T0 + 3 * HOUR, 4 * MINUTE, MINUTE, 0);
+		const [a, b] = jobs.filter((j) => j.createdMs > T0 + HOUR);
+		jobs.push(job(9004, b.createdMs, b.createdMs + 25 * MINUTE));
+		a.goneMs = a.createdMs + 20 * MINUTE;
+		const d = await run(jobs, 6);
+		expect(d.sent).toContain('9004');
+		expect(new Set(d.sent).size).toBe(d.sent.length);
+	});
 });
 
 describe('where every createdAt is a whole minute', () => {

@@ -1,7 +1,7 @@
 import type { RangeRead, Reader, ReadJob } from '../paging/reader';
 import { EXACT_TOTALS_BELOW } from '../transport/envelope';
 import type { Range, Watch } from './state';
-import { MEMORY_MS, MINUTE_MS } from './tunables';
+import { MEMORY_MS } from './tunables';
 
 /** One search's known uids: a uid not seen before is sent, once; a seen one never again, whatever createdAt the index gives it later. */
 export class Known {
@@ -103,9 +103,9 @@ export class Known {
 		return holes.reduce((stretches, hole) => stretches.flatMap((s) => outside(s, hole)), out);
 	}
 
-	/** Whether every known createdAt is a whole minute: then a job shown late shares a known job's minute often, at any volume. */
-	wholeMinutes(): boolean {
-		return this.points.length > 0 && this.points.every((ms) => ms % MINUTE_MS === 0);
+	/** Whether every known createdAt is a whole `unitMs` (a second: a job shown late shares a known job's millisecond a thousand times as often). */
+	wholeOf(unitMs: number): boolean {
+		return this.points.length > 0 && this.points.every((ms) => ms % unitMs === 0);
 	}
 
 	/**

@@ -109,7 +109,7 @@ export class SearchRun {
 
 	/** Whether final looks read whole: late ties hide in known milliseconds, or the host rounds the bounds. */
 	private coarse(): boolean {
-		return this.lately('ties') || this.lately('rounds') || this.known!.wholeMinutes() || this.known!.chanceTies(this.watch!.floorMs) >= CHANCE_TIES_WHOLE;
+		return this.lately('ties') || this.lately('rounds') || this.known!.wholeOf(1000) || this.known!.chanceTies(this.watch!.floorMs) >= CHANCE_TIES_WHOLE;
 	}
 
 	/** Reads a range and takes in its jobs. A read the host keeps answering with the same rows is reported and taken as done. */
@@ -295,7 +295,7 @@ export class SearchRun {
 		let endMs = this.lately('rounds') ? Math.floor(dueMs / MINUTE_MS) * MINUTE_MS : dueMs;
 		for (const part of watch.pending) if (part.toMs > watch.finalMs && !waiting(part, this.deps.now())) endMs = Math.min(endMs, part.fromMs - 1);
 		// Lowest Cost reads a job once whatever the step, but where a rounding host buys each read's first minute again.
-		if (this.cheap && !(this.lately('rounds') && known.wholeMinutes()) ? endMs <= watch.finalMs : !this.stepped(endMs - watch.finalMs)) return;
+		if (this.cheap && !(this.lately('rounds') && known.wholeOf(MINUTE_MS)) ? endMs <= watch.finalMs : !this.stepped(endMs - watch.finalMs)) return;
 		while (watch.finalMs < endMs && !this.reader.spent()) {
 			const lagging = dueMs - watch.finalMs > FINAL_LAG_MAX_MS + this.settings.intervalMs;
 			if (whole || lagging) {
