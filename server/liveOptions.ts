@@ -19,7 +19,9 @@ export interface LiveOptions {
 	model?: 'batch' | 'out-of-order' | 'lag';
 	postingsPerHour?: number;
 	/**
-	 * `steady` (default): one posting every 1/postingsPerHour, evenly spaced. `poisson`: random
+	 * `steady` (default): one posting every 1/postingsPerHour, each at a random millisecond within
+	 * its second (or its slot, where slots are shorter), as the deployment's createdAt carry
+	 * milliseconds; above 3,600 an hour two may share one by chance. `poisson`: random
 	 * gaps with that mean (as the trigger's test model draws them), so postings bunch up and,
 	 * with `roundCreatedAtMs`, share a createdAt even at modest rates.
 	 */

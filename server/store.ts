@@ -424,8 +424,10 @@ export class JobStore {
 		const oldestWorthGenerating = now - LIVE_CATCH_UP_LIMIT_MS;
 		if (this.nextArrivalMs() < oldestWorthGenerating) {
 			if (live.arrivals === 'steady') {
+				// From the slot before the edge less a second (an arrival's millisecond may carry it past), then exactly.
 				const intervalMs = 3_600_000 / live.postingsPerHour;
-				live.next = Math.max(live.next, Math.ceil((oldestWorthGenerating - live.startMs) / intervalMs) - 1);
+				live.next = Math.max(live.next, Math.ceil((oldestWorthGenerating - live.startMs - 1000) / intervalMs) - 1);
+				while (this.nextArrivalMs() < oldestWorthGenerating) live.next++;
 			} else {
 				// Gaps are drawn in order, so skipping still draws them (cheap next to making the jobs).
 				while (this.nextArrivalMs() < oldestWorthGenerating) this.skipArrival();

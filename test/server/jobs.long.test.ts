@@ -44,4 +44,24 @@ describe('live mode over long spans', () => {
 			await t.server.close();
 		}
 	});
+
+	// Found by a review: the jump's skip counted slots, and an arrival's millisecond carried one of them past the edge.
+	it('keeps every arrival of the last 30 days where the clock jumps past the rest, as where it steps through', () => {
+		const DAY = 24 * HOUR;
+		const live = { model: 'lag' as const, postingsPerHour: 7, minLagMs: 0, maxLagMs: 0 };
+		// The 30 days end half a second past a slot: an arrival of that slot a millisecond later is inside them.
+		const endMs = T0 + 30 * DAY + HOUR + 500;
+		const inLast30Days = (store: JobStore) => store.visible().map((e) => e.job.createdAt).filter((at) => Date.parse(at) >= endMs - 30 * DAY);
+		for (const seed of [1, 2, 3, 4, 5, 6]) {
+			const clockOf = (store: JobStore) => (store as unknown as { options: { clock: { advance(ms: number): void; now(): number } } }).options.clock;
+			const jumped = new JobStore({ clock: createManualClock(T0), seed, jobs: 0, live });
+			clockOf(jumped).advance(endMs - T0);
+			const stepped = new JobStore({ clock: createManualClock(T0), seed, jobs: 0, live });
+			while (clockOf(stepped).now() < endMs) {
+				clockOf(stepped).advance(Math.min(DAY, endMs - clockOf(stepped).now()));
+				stepped.visible();
+			}
+			expect(inLast30Days(jumped)).toEqual(inLast30Days(stepped));
+		}
+	});
 });

@@ -51,8 +51,12 @@ export async function fillRateWindow(h: Harnessed, most = Infinity): Promise<num
 	return sent;
 }
 
-/** `count` jobs created `spacingMs` apart, the newest at `newestMs`, newest first (the order the trigger sends them in). */
+/**
+ * `count` jobs created `spacingMs` apart, the newest 583 ms before `newestMs`, newest first (the order the trigger
+ * sends them in). Off the whole second, as the deployment's createdAt are: where every known one is a whole second,
+ * final looks read whole, and the tests would not reach the open stretches.
+ */
 export const postedAt = (newestMs: number, count: number, spacingMs = 1000) =>
-	Array.from({ length: count }, (_, i) => ({ createdAt: new Date(newestMs - i * spacingMs).toISOString() }));
+	Array.from({ length: count }, (_, i) => ({ createdAt: new Date(newestMs - 583 - i * spacingMs).toISOString() }));
 
 export const iso = (ms: number) => new Date(ms).toISOString();

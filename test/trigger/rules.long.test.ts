@@ -768,7 +768,7 @@ describe('hosts that deviate from the contract in ordinary ways', () => {
 		['Lowest Cost', { delivery: 'lowestCost' as const }],
 		['Lowest Cost, where Max Jobs per Poll 1 cuts the read short', { delivery: 'lowestCost' as const, maxJobsPerPoll: 1 }],
 	])('sends a job that one page left out while its total counted it, under %s', async (_, settings) => {
-		const jobs = [1, 2, 3, 4, 5].map((n) => job(n, T0 + 5 * MINUTE + n * 10_000, T0 + 7 * MINUTE));
+		const jobs = [1, 2, 3, 4, 5].map((n) => job(n, T0 + 5 * MINUTE + n * 10_000 + 417, T0 + 7 * MINUTE));
 		const d = drive(jobs, { settings });
 		const honest = d.index.fetchPage;
 		let leftOut = false;
@@ -815,7 +815,7 @@ describe('hosts that deviate from the contract in ordinary ways', () => {
 		['As Soon As Seen', {}],
 		['Lowest Cost', { delivery: 'lowestCost' as const }],
 	])('sends a job shown late that every page leaves out for ten minutes after it shows, under %s', async (_, settings) => {
-		const jobs = [1, 2, 3].map((n) => job(n, T0 + 5 * MINUTE + n * 10_000, T0 + 7 * MINUTE));
+		const jobs = [1, 2, 3].map((n) => job(n, T0 + 5 * MINUTE + n * 10_000 + 417, T0 + 7 * MINUTE));
 		jobs.push(job(4, T0 + 5 * MINUTE + 5_000, T0 + 63 * MINUTE));
 		const d = drive(jobs, { settings });
 		const honest = d.index.fetchPage;
@@ -863,7 +863,7 @@ describe('hosts that deviate from the contract in ordinary ways', () => {
 	});
 
 	it('does not take a page a replica left a job out of for a host ignoring the time bound, where the host rounds the bounds', async () => {
-		const jobs = [1, 2, 3].map((n) => job(n, T0 + 5 * MINUTE + n * 10_000, T0 + 7 * MINUTE));
+		const jobs = [1, 2, 3].map((n) => job(n, T0 + 5 * MINUTE + n * 10_000 + 417, T0 + 7 * MINUTE));
 		jobs.push(job(4, T0 + 5 * MINUTE + 5_000, T0 + 63 * MINUTE));
 		const d = drive(jobs, { behaviour: { roundBoundsMs: MINUTE } });
 		const honest = d.index.fetchPage;
