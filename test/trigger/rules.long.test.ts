@@ -291,8 +291,9 @@ describe('a job shown late in the millisecond of a known one (a late tie)', () =
 		}
 	});
 
-	// Found by a sweep: a bulk import just under CHANCE_TIES_WHOLE (0.05 then) had its final looks ask open stretches, and a job shown
-	// five minutes after another of its millisecond was in none; a removal in the same hour made the count match (lost).
+	// Found by a sweep: a bulk import stood just under CHANCE_TIES_WHOLE (0.05 then) while its final looks asked open stretches and
+	// crossed it a poll later; a job shown five minutes after another of its millisecond was in no stretch, and two removals in
+	// that hour, never marked gone, kept the count from showing more than was known (lost).
 	it('sends the late one of two jobs of a bulk import that share a millisecond, on an honest host that removes some jobs (seed 10)', async () => {
 		const from = T0 - 6 * HOUR;
 		const shape = { ...HARSH, shape: 'out-of-order' as const, seed: 10, fromMs: from, toMs: from + 14 * HOUR, perHour: 60, repostShare: 0.05 };
