@@ -298,6 +298,10 @@ describe('a job shown late in the millisecond of a known one (a late tie)', () =
 		const from = T0 - 6 * HOUR;
 		const shape = { ...HARSH, shape: 'out-of-order' as const, seed: 10, fromMs: from, toMs: from + 14 * HOUR, perHour: 60, repostShare: 0.05 };
 		const jobs = generateIndex({ ...shape, bursts: [{ atMs: from + 5 * HOUR, count: 300, spreadMs: 10 * MINUTE }] });
+		// The case as the sweep drew it: the tie, the later one shown over five minutes after the other.
+		const [first, late] = ['1000546', '1000545'].map((uid) => jobs.find((j) => j.uid === uid)!);
+		expect(late.createdMs).toBe(first.createdMs);
+		expect(late.visibleMs - first.visibleMs).toBeGreaterThan(5 * MINUTE);
 		const settings = defaultSettings({ lateWindowMs: 30 * MINUTE, maxJobsPerPoll: 10 });
 		const [f] = await simulate([{ jobs, behaviour: { seed: 10 }, settings, everyMinutes: 1 }], from, from + 14 * HOUR);
 		expect(f.lost).toEqual([]);
