@@ -49,14 +49,14 @@ function leaveOutFor50Minutes(d: ReturnType<typeof drive>, late: IndexedJob): vo
 	};
 }
 
-/** Lowest Cost at Max Jobs per Poll 2, whose final reads 8 more jobs in a minute cut short; a replica leaves `late` out for 50 minutes, and a known job of that hour is removed later. */
-function cutFinalReadBehindReplica() {
+/** Lowest Cost, whose final reads 8 more jobs in a minute (cut short at Max Jobs per Poll 2); a replica leaves `late` out for 50 minutes, and a known job of that hour is removed later. */
+function finalReadBehindReplica(behaviour: IndexBehaviour = {}, maxJobsPerPoll = 2) {
 	const jobs = steady(T0 - 30 * MINUTE, T0 + 5 * HOUR, MINUTE);
 	jobs.push(...Array.from({ length: 8 }, (_, i) => job(7000 + i, T0 + 90 * MINUTE + 5_000 + i * 7_000 + 3, T0 + 91 * MINUTE)));
 	const late = job(99_001, T0 + 90 * MINUTE + 25_123, T0 + 135 * MINUTE);
 	jobs.push(late);
 	jobs.find((j) => j.createdMs === T0 + 92 * MINUTE + 417)!.goneMs = T0 + 200 * MINUTE;
-	const d = drive(jobs, { settings: { delivery: 'lowestCost', maxJobsPerPoll: 2 } });
+	const d = drive(jobs, { settings: { delivery: 'lowestCost', maxJobsPerPoll }, behaviour });
 	leaveOutFor50Minutes(d, late);
 	return { d, late };
 }
@@ -237,7 +237,28 @@ describe('a job shown late in the millisecond of a known one (a late tie)', () =
 	// Found by a review: a page of a final read that Max Jobs per Poll cut short left the job out, and the read's rest began
 	// below it, so no read came short of its total; the count matched where a known job of that hour was removed later.
 	it('sends a job a replica left out of a page of a final read Max Jobs per Poll cut short, where a known job of that hour is removed later', async () => {
-		const { d, late } = cutFinalReadBehindReplica();
+		const { d, late } = finalReadBehindReplica();
+		await d.poll();
+		await d.pollUntil(T0 + 8 * HOUR);
+		expect(d.sent).toContain(late.uid);
+		expect(new Set(d.sent).size).toBe(d.sent.length);
+	});
+
+	// Found by a sweep: on a host that rounds the bounds a cut read's rest kept no `owed` (its totals count the neighbours),
+	// and with it lost what marks it a final look's rest, so a page one short in it was not read again.
+	it("sends a job a replica left out of a cut final read's rest on a host that rounds the bounds, where a known job of that hour is removed later", async () => {
+		const { d, late } = finalReadBehindReplica({ roundBoundsMs: MINUTE });
+		await d.poll();
+		await d.pollUntil(T0 + 8 * HOUR);
+		expect(d.sent).toContain(late.uid);
+		expect(new Set(d.sent).size).toBe(d.sent.length);
+	});
+
+	// Found by a sweep: a host that rounds the bounds answers the rest of a minute as the whole minute, so a page with nothing
+	// new there was taken for a page cap, and a read past a page cap skipped is not read again, short or not. Its first page
+	// one short of its ask and total (a replica left one out) makes it short, not capped.
+	it('sends a job a replica left out of a final read on a host that rounds the bounds, where a known job of that hour is removed later', async () => {
+		const { d, late } = finalReadBehindReplica({ roundBoundsMs: MINUTE }, 50);
 		await d.poll();
 		await d.pollUntil(T0 + 8 * HOUR);
 		expect(d.sent).toContain(late.uid);
@@ -246,7 +267,7 @@ describe('a job shown late in the millisecond of a known one (a late tie)', () =
 
 	// Found by a review: the rest's first request failed (a 5xx, its retries too), and the rest lost what its read had left for it.
 	it('sends a job a replica left out above the rest of a cut final read, where the first requests for that rest fail', async () => {
-		const { d, late } = cutFinalReadBehindReplica();
+		const { d, late } = finalReadBehindReplica();
 		const replica = d.index.fetchPage;
 		let failures = 0;
 		(d.index as { fetchPage: typeof replica }).fetchPage = async (request: PageRequest) => {
@@ -448,6 +469,21 @@ describe('a job shown late in the millisecond of a known one (a late tie)', () =
 		a.goneMs = a.createdMs + 20 * MINUTE;
 		const d = await run(jobs, 6);
 		expect(d.sent).toContain('9004');
+		expect(new Set(d.sent).size).toBe(d.sent.length);
+	});
+
+	// Found by a review: final looks that turn whole (here a tie shown at the head) begin where the open stretches
+	// ended, past the known milliseconds those passed over; a removal in the count's part then hid a late job there.
+	it('is found where final looks turn whole after their open stretches passed over its millisecond, even beside a removed job', async () => {
+		const jobs = steady(T0 - 30 * MINUTE, T0 + 4 * HOUR, 2 * MINUTE);
+		const at = (ms: number) => jobs.find((j) => j.createdMs >= ms)!;
+		// Passed over by the final look's open stretches near T0 + 100 minutes, counted (from T0 + 10) near T0 + 130.
+		const late = job(9005, at(T0 + 40 * MINUTE).createdMs, T0 + 70 * MINUTE);
+		at(T0 + 30 * MINUTE).goneMs = T0 + 100 * MINUTE;
+		const tie = at(T0 + 114 * MINUTE);
+		jobs.push(late, job(9006, tie.createdMs, tie.visibleMs));
+		const d = await run(jobs, 5);
+		expect(d.sent).toEqual(expect.arrayContaining(['9005', '9006']));
 		expect(new Set(d.sent).size).toBe(d.sent.length);
 	});
 });

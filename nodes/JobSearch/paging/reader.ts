@@ -207,13 +207,15 @@ export class Reader {
 		// replica may leave one out): a page cap.
 		let capRows = 0;
 		// Where the host rounds the bounds (a rest's total counts its neighbours), a page one row short of what it asked and its
-		// total held: a replica left one out above where a cut read ends (elsewhere the rest's own total tells, search.ts).
+		// total held, and of what a page cap gave before it (a cap gives as many every page): a replica left one out, above
+		// where a cut read ends (elsewhere the rest's own total tells, search.ts), or where a page with nothing new was taken
+		// for a page cap (the host answers a minute's rest as the whole minute).
 		let leftOut = false;
 		// The total counts the host's window: rows it answered outside the range asked (its rounding) count too.
 		const short = () => (firstTotal === 'round' ? { roundTotal: true } : new Set([...shown, ...outside.keys()]).size < (firstTotal ?? 0) ? { short: true } : {});
 		const cut = () => ({ complete: false, unread: { fromMs, toMs }, shown, outside, ...total(), ...(leftOut ? { short: true } : {}) });
 		const total = () => (typeof firstTotal === 'number' && range.toMs !== undefined ? { total: firstTotal } : {});
-		const done = () => ({ complete: true, shown, outside, ...total(), ...short(), ...(capped ? { capped } : {}) });
+		const done = () => ({ complete: true, shown, outside, ...total(), ...short(), ...(capped && !leftOut ? { capped } : {}) });
 		for (;;) {
 			if (this.spent()) return cut();
 			const again = atMs === undefined || toMs === undefined ? 0 : Math.max(this.readIn(atMs, Math.max(toMs + this.overreachMs, upToMs(toMs)), shown), knownIn(atMs, upToMs(toMs)));
@@ -261,7 +263,7 @@ export class Reader {
 			if (toMs !== undefined && newestMs > toMs) this.overreachMs = Math.max(this.overreachMs, newestMs - toMs);
 			const exact = isExactTotal(page.total);
 			firstTotal ??= range.toMs === undefined ? 0 : exact ? page.total : 'round';
-			if (roundedToMs > 0 && exact && page.jobs.length === Math.min(limit, page.total) - 1) leftOut = true;
+			if (roundedToMs > 0 && exact && page.jobs.length === Math.min(limit, page.total) - 1 && (capRows === 0 || page.jobs.length < capRows)) leftOut = true;
 			// Nothing left: an empty page, a page that reached below the range, or one that held every match of its window (a
 			// rounded total is only "at least": there a full page reads on). Where createdAt are whole seconds, a page with new
 			// jobs that reached the second the range begins in reads that second on to its end: the host compares its

@@ -5,23 +5,7 @@ import { Known, forget } from './known';
 import type { RequestBudget } from './requests';
 import { cloneWatch, waiting, type HostTrait, type Part, type Range, type SearchState } from './state';
 import type { CycleDeps, CycleSettings, SearchResult } from './types';
-import {
-	ACTIVATION_READ_GRACE_MS,
-	CHANCE_TIES_WHOLE,
-	COUNT_EVERY_MS,
-	COUNT_MIN_KNOWN,
-	FINAL_LAG_MAX_MS,
-	HOUR_MS,
-	LOOK_STEP_MS,
-	INDEX_CLOCK_DOUBT_MS,
-	MAX_SEEN_UIDS,
-	MEMORY_MS,
-	MINUTE_MS,
-	PASSING_RETRIES,
-	POLL_TIME_SHARE,
-	ROWS_PER_REQUEST,
-	YOUNG_LOOK_AGES_MS,
-} from './tunables';
+import { ACTIVATION_READ_GRACE_MS, CHANCE_TIES_WHOLE, COUNT_EVERY_MS, COUNT_MIN_KNOWN, FINAL_LAG_MAX_MS, HOUR_MS, LOOK_STEP_MS, INDEX_CLOCK_DOUBT_MS, MAX_SEEN_UIDS, MEMORY_MS, MINUTE_MS, PASSING_RETRIES, POLL_TIME_SHARE, ROWS_PER_REQUEST, YOUNG_LOOK_AGES_MS } from './tunables';
 
 /** One search's reading in one poll (DESIGN.md), on the poll's one request budget; no n8n inside, so every rule is tested alone. */
 export class SearchRun {
@@ -94,9 +78,7 @@ export class SearchRun {
 	private indexNowMs = (): number => indexClockMs(this.watch?.offsets ?? [], this.deps.now());
 
 	/** Whether the host did this in the last day; `rounds`: it answered rows outside the range asked (DESIGN.md, assumption 6). */
-	private lately(trait: HostTrait): boolean {
-		return (this.watch?.lastSeenMs[trait] ?? 0) > this.deps.now() - MEMORY_MS;
-	}
+	private lately = (trait: HostTrait): boolean => (this.watch?.lastSeenMs[trait] ?? 0) > this.deps.now() - MEMORY_MS;
 
 	/** `toMs`, or where the host rounds the bounds a whole minute (the first past `fromMs`, at least): it would answer the rest of a split minute first. */
 	private partEnd(fromMs: number, toMs: number): number {
@@ -148,11 +130,12 @@ export class SearchRun {
 		return read;
 	}
 
-	/** A cut final look's or count's rest, with the jobs its first total left for it (a rest counting fewer: a page above left one out); not where the host rounds the bounds, whose totals count rows outside the range. */
+	/** A cut final look's or count's rest (read again where it reads short), with the jobs its first total left for it (a rest counting fewer: a page above left one out) but where the host rounds the bounds, whose totals count rows outside the range. */
 	private restOf(read: RangeRead, range: Range, toMs: number): Part {
-		if (this.lately('rounds')) return { fromMs: range.fromMs, toMs };
+		const rest = { fromMs: range.fromMs, toMs, aboveToMs: range.toMs };
+		if (this.lately('rounds') || read.total === undefined) return rest;
 		const above = [...read.shown].filter((uid) => this.reader.jobs.get(uid)!.createdMs > toMs).length;
-		return { fromMs: range.fromMs, toMs, owed: read.total === undefined ? undefined : read.total - above, aboveToMs: range.toMs };
+		return { ...rest, owed: read.total - above };
 	}
 
 	/** New jobs first, within Max Jobs per Poll: the activation read, or the head and the pending parts (`partsFirst` where one request is left). */
@@ -247,6 +230,7 @@ export class SearchRun {
 	async finalLooks(share: number): Promise<void> {
 		if (!this.watch || this.firstPoll) return;
 		this.share(share);
+		this.wholeAfterStretches();
 		// The count goes first: after final looks that take every request, the uid cap would forget unsettled jobs.
 		await this.settle();
 		await this.finalLook();
@@ -261,6 +245,7 @@ export class SearchRun {
 		const overdueMs = this.indexNowMs() - this.settings.lateWindowMs - FINAL_LAG_MAX_MS - this.settings.intervalMs;
 		const leavesTheHeadsTooFew = this.budget.remaining() <= heads;
 		this.share(0);
+		this.wholeAfterStretches();
 		if (overdueMs - COUNT_EVERY_MS > watch.floorMs) await this.settle();
 		if (overdueMs > watch.finalMs) await this.finalLook(leavesTheHeadsTooFew || undefined);
 		this.reader.resume();
@@ -308,16 +293,28 @@ export class SearchRun {
 				watch.finalMs = toMs;
 				continue;
 			}
-			const stretches = known.openStretches({ fromMs: watch.finalMs + 1, toMs: endMs }, watch.pending);
+			const passFromMs = watch.finalMs + 1;
+			const stretches = known.openStretches({ fromMs: passFromMs, toMs: endMs }, watch.pending);
 			for (const [i, stretch] of stretches.entries()) {
 				const read = await this.read(stretch, Infinity);
 				if (!read.complete) return;
 				this.readAgain(stretch, read);
+				// Once one is read (a failed poll changes nothing it knows); with none to ask, the range lies in parts read whole.
+				watch.stretchedFromMs ??= passFromMs;
 				watch.finalMs = i + 1 < stretches.length ? stretches[i + 1].fromMs - 1 : endMs;
 			}
 			watch.finalMs = endMs;
 		}
 		if (this.cheap) watch.headMs = Math.max(watch.headMs, watch.finalMs);
+	}
+
+	/** Where final looks turn whole after asking open stretches, what those passed over above the floor is read whole once: a late job in a known millisecond, which a removal may hide from the count. */
+	private wholeAfterStretches(): void {
+		const watch = this.watch!;
+		if (watch.stretchedFromMs === undefined || !this.coarse()) return;
+		const fromMs = Math.max(watch.floorMs + 1, watch.stretchedFromMs);
+		if (fromMs <= watch.finalMs) watch.pending.push({ fromMs, toMs: watch.finalMs });
+		delete watch.stretchedFromMs;
 	}
 
 	/** Read again next poll and once a job left out must show (assumption 3): a look's or count's `read` that left out a job its total counted, but where a page skipped a minute's or second's rest; not lately where a part read again came short again. */

@@ -34,6 +34,8 @@ export interface Watch {
 	floorMs: number;
 	/** Per YOUNG_LOOK_AGES_MS: up to here every stretch had that look. */
 	youngMs: number[];
+	/** Where final looks began asking open stretches, since they last read whole for a reason that lasts (`coarse`). */
+	stretchedFromMs?: number;
 	/** uid → createdAt of every job read above the floor, and of older ones for MEMORY_MS (a repost moves it). */
 	seen: Map<string, number>;
 	/** uids of `seen` a whole read found missing: not counted, never sent again if they come back. */
@@ -119,7 +121,7 @@ function holdsNumbers(state: TriggerState): boolean {
 	const trouble = (t?: Trouble) => !t || numbers([t.sinceMs, t.reportedMs ?? 0]);
 	const { requests: r } = state;
 	const watch = (w: Watch) =>
-		numbers([w.headMs, w.finalMs, w.floorMs, w.clockLookMs, ...w.youngMs, ...w.seen.values(), ...HOST_TRAITS.map((t) => w.lastSeenMs[t])]) &&
+		numbers([w.headMs, w.finalMs, w.floorMs, w.clockLookMs, w.stretchedFromMs ?? 0, ...w.youngMs, ...w.seen.values(), ...HOST_TRAITS.map((t) => w.lastSeenMs[t])]) &&
 		numbers(w.offsets.flatMap((o) => [o.atMs, o.offsetMs])) &&
 		numbers(w.pending.flatMap((p) => [p.fromMs, p.toMs, p.learnBeforeMs ?? 0, p.afterMs ?? 0, p.owed ?? 0, p.aboveToMs ?? 0])) &&
 		w.gone instanceof Set &&
