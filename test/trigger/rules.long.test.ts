@@ -256,7 +256,7 @@ describe('a job shown late in the millisecond of a known one (a late tie)', () =
 
 	// Found by a sweep: a host that rounds the bounds answers the rest of a minute as the whole minute, so a page with nothing
 	// new there was taken for a page cap, and a read past a page cap skipped is not read again, short or not. Its first page
-	// one short of its ask and total (a replica left one out) makes it short, not capped.
+	// one short of its ask and total (a replica left one out) keeps the short read from counting as capped.
 	it('sends a job a replica left out of a final read on a host that rounds the bounds, where a known job of that hour is removed later', async () => {
 		const { d, late } = finalReadBehindReplica({ roundBoundsMs: MINUTE }, 50);
 		await d.poll();

@@ -8,6 +8,7 @@ const watch: Watch = {
 	finalMs: T0 - 60 * MINUTE,
 	floorMs: T0 - 70 * MINUTE,
 	youngMs: [T0 - 8 * MINUTE, T0 - 16 * MINUTE, T0 - 28 * MINUTE, T0 - 40 * MINUTE],
+	stretchedFromMs: T0 - 66 * MINUTE,
 	seen: new Map([
 		['7', T0 - 1],
 		['8', T0 - 2],
@@ -88,6 +89,7 @@ describe('the stored state', () => {
 		expect(damaged((s) => (s.searches.a1b2c3d4.watch.seen.$map.a = 'x'))).toMatchObject({ dropped: true });
 		expect(damaged((s) => (s.searches.a1b2c3d4.watch.pending[1].toMs = null))).toMatchObject({ dropped: true });
 		expect(damaged((s) => delete s.searches.a1b2c3d4.watch.lastSeenMs.ties)).toMatchObject({ dropped: true });
+		expect(damaged((s) => (s.searches.a1b2c3d4.watch.stretchedFromMs = 'then'))).toMatchObject({ dropped: true });
 		expect(damaged((s) => (s.searches.a1b2c3d4.watch.gone = ['8']))).toMatchObject({ dropped: true });
 		expect(damaged((s) => (s.searches.e5f6a7b8.trouble = { sinceMs: 'then' }))).toMatchObject({ dropped: true });
 		expect(damaged((s) => (s.searches = undefined))).toMatchObject({ dropped: true });

@@ -75,7 +75,7 @@ export interface RangeRead {
 	roundTotal?: boolean;
 	/** Its first page's exact total, where the range has an end. */
 	total?: number;
-	/** It skipped the rest of jobs where a page ended, which the host answered no further (a page cap, or a replica behind). */
+	/** It skipped the rest of jobs where a page ended, which the host answered no further (a page cap, or a replica behind); not where a page one short told of a job left out on a host that rounds the bounds. */
 	capped?: boolean;
 }
 
@@ -207,9 +207,9 @@ export class Reader {
 		// replica may leave one out): a page cap.
 		let capRows = 0;
 		// Where the host rounds the bounds (a rest's total counts its neighbours), a page one row short of what it asked and its
-		// total held, and of what a page cap gave before it (a cap gives as many every page): a replica left one out, above
-		// where a cut read ends (elsewhere the rest's own total tells, search.ts), or where a page with nothing new was taken
-		// for a page cap (the host answers a minute's rest as the whole minute).
+		// total held, and fewer than a page cap gave before it (a cap gives as many every page): a replica left one out, above
+		// where a cut read ends (elsewhere the rest's own total tells, search.ts), or where a page with nothing new after it was
+		// taken for a page cap (the host answers a minute's rest as the whole minute): that read is not `capped`.
 		let leftOut = false;
 		// The total counts the host's window: rows it answered outside the range asked (its rounding) count too.
 		const short = () => (firstTotal === 'round' ? { roundTotal: true } : new Set([...shown, ...outside.keys()]).size < (firstTotal ?? 0) ? { short: true } : {});
@@ -263,7 +263,7 @@ export class Reader {
 			if (toMs !== undefined && newestMs > toMs) this.overreachMs = Math.max(this.overreachMs, newestMs - toMs);
 			const exact = isExactTotal(page.total);
 			firstTotal ??= range.toMs === undefined ? 0 : exact ? page.total : 'round';
-			if (roundedToMs > 0 && exact && page.jobs.length === Math.min(limit, page.total) - 1 && (capRows === 0 || page.jobs.length < capRows)) leftOut = true;
+			if (roundedToMs > 0 && exact && page.jobs.length === Math.min(limit, page.total) - 1 && (capRows === 0 || uids.size < capRows)) leftOut = true;
 			// Nothing left: an empty page, a page that reached below the range, or one that held every match of its window (a
 			// rounded total is only "at least": there a full page reads on). Where createdAt are whole seconds, a page with new
 			// jobs that reached the second the range begins in reads that second on to its end: the host compares its

@@ -130,7 +130,7 @@ export class SearchRun {
 		return read;
 	}
 
-	/** A cut final look's or count's rest (read again where it reads short), with the jobs its first total left for it (a rest counting fewer: a page above left one out) but where the host rounds the bounds, whose totals count rows outside the range. */
+	/** A cut final look's or count's rest, read again where it reads short; `owed`: the jobs its first, exact total left for it (a rest counting fewer: a page above left one out), not on a host that rounds the bounds, whose totals count rows outside the range. */
 	private restOf(read: RangeRead, range: Range, toMs: number): Part {
 		const rest = { fromMs: range.fromMs, toMs, aboveToMs: range.toMs };
 		if (this.lately('rounds') || read.total === undefined) return rest;
@@ -230,7 +230,6 @@ export class SearchRun {
 	async finalLooks(share: number): Promise<void> {
 		if (!this.watch || this.firstPoll) return;
 		this.share(share);
-		this.wholeAfterStretches();
 		// The count goes first: after final looks that take every request, the uid cap would forget unsettled jobs.
 		await this.settle();
 		await this.finalLook();
@@ -245,7 +244,6 @@ export class SearchRun {
 		const overdueMs = this.indexNowMs() - this.settings.lateWindowMs - FINAL_LAG_MAX_MS - this.settings.intervalMs;
 		const leavesTheHeadsTooFew = this.budget.remaining() <= heads;
 		this.share(0);
-		this.wholeAfterStretches();
 		if (overdueMs - COUNT_EVERY_MS > watch.floorMs) await this.settle();
 		if (overdueMs > watch.finalMs) await this.finalLook(leavesTheHeadsTooFew || undefined);
 		this.reader.resume();
@@ -295,20 +293,23 @@ export class SearchRun {
 			}
 			const passFromMs = watch.finalMs + 1;
 			const stretches = known.openStretches({ fromMs: passFromMs, toMs: endMs }, watch.pending);
-			for (const [i, stretch] of stretches.entries()) {
-				const read = await this.read(stretch, Infinity);
-				if (!read.complete) return;
-				this.readAgain(stretch, read);
-				// Once one is read (a failed poll changes nothing it knows); with none to ask, the range lies in parts read whole.
-				watch.stretchedFromMs ??= passFromMs;
-				watch.finalMs = i + 1 < stretches.length ? stretches[i + 1].fromMs - 1 : endMs;
+			try {
+				for (const [i, stretch] of stretches.entries()) {
+					const read = await this.read(stretch, Infinity);
+					if (!read.complete) return;
+					this.readAgain(stretch, read);
+					watch.finalMs = i + 1 < stretches.length ? stretches[i + 1].fromMs - 1 : endMs;
+				}
+				watch.finalMs = endMs;
+			} finally {
+				// Where the pass moved `final` past known milliseconds (wholeAfterStretches); a poll that moved nothing changes nothing.
+				if (watch.finalMs >= passFromMs) watch.stretchedFromMs ??= passFromMs;
 			}
-			watch.finalMs = endMs;
 		}
 		if (this.cheap) watch.headMs = Math.max(watch.headMs, watch.finalMs);
 	}
 
-	/** Where final looks turn whole after asking open stretches, what those passed over above the floor is read whole once: a late job in a known millisecond, which a removal may hide from the count. */
+	/** Before each count: where final looks turn whole after asking open stretches, what those passed over above the floor is read whole once (a late job in a known millisecond, which a removal may hide from the count). */
 	private wholeAfterStretches(): void {
 		const watch = this.watch!;
 		if (watch.stretchedFromMs === undefined || !this.coarse()) return;
@@ -317,7 +318,7 @@ export class SearchRun {
 		delete watch.stretchedFromMs;
 	}
 
-	/** Read again next poll and once a job left out must show (assumption 3): a look's or count's `read` that left out a job its total counted, but where a page skipped a minute's or second's rest; not lately where a part read again came short again. */
+	/** Read again next poll and once a job left out must show (assumption 3): a look's or count's `read` that left out a job its total counted, but where a page skipped a minute's or second's rest (`capped`); not lately where a part read again came short again. */
 	private readAgain({ fromMs, toMs, learnBeforeMs }: Part, read?: RangeRead): void {
 		if (read && !(read.short && !read.capped)) return;
 		const part = { fromMs, toMs, ...(learnBeforeMs === undefined ? {} : { learnBeforeMs }) };
@@ -328,6 +329,7 @@ export class SearchRun {
 	private async settle(): Promise<void> {
 		const watch = this.watch!;
 		while (watch.floorMs < watch.finalMs && !this.reader.spent()) {
+			this.wholeAfterStretches();
 			const ageMs = this.indexNowMs() - this.settings.lateWindowMs - watch.floorMs;
 			if (watch.finalMs - watch.floorMs < COUNT_EVERY_MS && ageMs < COUNT_EVERY_MS) return;
 			// A count pays a row: a quiet search's waits for enough jobs to make that row a small share, a day at most.
