@@ -236,29 +236,16 @@ describe('a job shown late in the millisecond of a known one (a late tie)', () =
 
 	// Found by a review: a page of a final read that Max Jobs per Poll cut short left the job out, and the read's rest began
 	// below it, so no read came short of its total; the count matched where a known job of that hour was removed later.
-	it('sends a job a replica left out of a page of a final read Max Jobs per Poll cut short, where a known job of that hour is removed later', async () => {
-		const { d, late } = finalReadBehindReplica();
-		await d.poll();
-		await d.pollUntil(T0 + 8 * HOUR);
-		expect(d.sent).toContain(late.uid);
-		expect(new Set(d.sent).size).toBe(d.sent.length);
-	});
-
-	// Found by a sweep: on a host that rounds the bounds a cut read's rest kept no `owed` (its totals count the neighbours),
-	// and with it lost what marks it a final look's rest, so a page one short in it was not read again.
-	it("sends a job a replica left out of a cut final read's rest on a host that rounds the bounds, where a known job of that hour is removed later", async () => {
-		const { d, late } = finalReadBehindReplica({ roundBoundsMs: MINUTE });
-		await d.poll();
-		await d.pollUntil(T0 + 8 * HOUR);
-		expect(d.sent).toContain(late.uid);
-		expect(new Set(d.sent).size).toBe(d.sent.length);
-	});
-
-	// Found by a sweep: a host that rounds the bounds answers the rest of a minute as the whole minute, so a page with nothing
-	// new there was taken for a page cap, and a read past a page cap skipped is not read again, short or not. Its first page
-	// one short of its ask and total (a replica left one out) keeps the short read from counting as capped.
-	it('sends a job a replica left out of a final read on a host that rounds the bounds, where a known job of that hour is removed later', async () => {
-		const { d, late } = finalReadBehindReplica({ roundBoundsMs: MINUTE }, 50);
+	// Found by a sweep, on a host that rounds the bounds: a cut read's rest kept no `owed` (its totals count the neighbours)
+	// and with it lost what marks it a final look's rest, so a page one short in it was not read again; and as the host
+	// answers the rest of a minute as the whole minute, the page after one that left a job out was taken for a page cap,
+	// past which a read is not read again (a page one short, fewer than a cap gave before it, now keeps it from counting so).
+	it.each([
+		['a page of a final read Max Jobs per Poll cut short', {}, 2],
+		["a cut final read's rest on a host that rounds the bounds", { roundBoundsMs: MINUTE }, 2],
+		['a final read on a host that rounds the bounds', { roundBoundsMs: MINUTE }, 50],
+	] as const)('sends a job a replica left out of %s, where a known job of that hour is removed later', async (_case, behaviour, maxJobsPerPoll) => {
+		const { d, late } = finalReadBehindReplica(behaviour, maxJobsPerPoll);
 		await d.poll();
 		await d.pollUntil(T0 + 8 * HOUR);
 		expect(d.sent).toContain(late.uid);

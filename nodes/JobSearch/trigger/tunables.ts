@@ -38,7 +38,7 @@ export const MEMORY_MS = 24 * HOUR_MS;
 /** Each stretch is asked again at these ages: a job shown up to 40 minutes late comes within about 12 minutes of showing. */
 export const YOUNG_LOOK_AGES_MS = [8, 16, 28, 40].map((m) => m * MINUTE_MS);
 
-/** Where the known jobs above the floor would share this many milliseconds by chance (a bulk import), final looks read whole: at 0.05 an import of 300 crossed it only after its stretches were asked, and lost a late tie; at 0.01 a search of 150 an hour pays up to 0.06 rows a job more. */
+/** Where the known jobs above the floor would share this many milliseconds by chance (a bulk import), final looks read whole: below it a late tie is left to the count, which a removal can blind (at 0.05 an import of 300 lost one); at 0.01 a search of 150 an hour pays up to 0.06 rows a job more. */
 export const CHANCE_TIES_WHOLE = 0.02;
 
 /** An As Soon As Seen look waits until this much is due, so the newest stretch is asked once per step, not once a poll; Lowest Cost looks at the index's clock as often. */
