@@ -25,7 +25,7 @@ export interface DurablePoller {
 export function createDurablePoller(options: PollerOptions): DurablePoller {
 	const types = loadNodeTypes();
 	const workflow = createWorkflow(
-		{ nodes: [{ name: TRIGGER_NAME, type: JOB_SEARCH_TRIGGER_TYPE, parameters: options.parameters ?? {} }], active: true },
+		{ nodes: [{ name: TRIGGER_NAME, type: JOB_SEARCH_TRIGGER_TYPE, parameters: options.parameters ?? {} }], active: true, timezone: options.timezone },
 		types,
 	);
 	const node = workflow.getNode(TRIGGER_NAME)!;

@@ -11,6 +11,8 @@ export interface PollerOptions {
 	parameters?: INodeParameters;
 	/** Simulates newer n8n, whose PollContext has getPollBudgetMs; unset behaves like the 2.8 line. */
 	pollBudgetMs?: number;
+	/** The workflow's time zone (its settings), where Poll Times are read; n8n's default (America/New_York) if unset. */
+	timezone?: string;
 }
 
 export interface PollOutcome {
@@ -48,7 +50,7 @@ export interface Poller {
 export function createPoller(options: PollerOptions): Poller {
 	const types = loadNodeTypes();
 	const workflow = createWorkflow(
-		{ nodes: [{ name: TRIGGER_NAME, type: JOB_SEARCH_TRIGGER_TYPE, parameters: options.parameters ?? {} }], active: true },
+		{ nodes: [{ name: TRIGGER_NAME, type: JOB_SEARCH_TRIGGER_TYPE, parameters: options.parameters ?? {} }], active: true, timezone: options.timezone },
 		types,
 	);
 	const node = workflow.getNode(TRIGGER_NAME)!;

@@ -4,6 +4,8 @@ import { recordingSleep, waitsMoveDate } from '../support/sleeps';
 // backoffs) moves the faked Date on instead of passing in real time.
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: recordingSleep }));
 
+import type { INodeParameters } from 'n8n-workflow';
+
 import { createPoller, type Poller } from '../harness/poll';
 import { startFrontProxy, type FrontAction, type FrontMode, type FrontProxy } from '../support/proxy';
 import { fillRateWindow, iso, moveTo, postedAt, searchOf, stateOf, staticOf, uidsOf, watchOf } from './pollHelpers';
@@ -273,16 +275,19 @@ describe('failures that may pass, where polls are far apart', () => {
 		['a weekday custom cron', { mode: 'custom', cronExpression: '0 8 * * 1-5' }, [6, 7, 10]],
 		// December 1, January 1 and February 1.
 		['a monthly custom cron', { mode: 'custom', cronExpression: '0 8 1 * *' }, [11, 42, 73]],
-		['a custom cron @daily', { mode: 'custom', cronExpression: '@daily' }, [3, 4, 5]],
-		['a custom cron @weekly', { mode: 'custom', cronExpression: '@weekly' }, [2, 9, 16]],
-		['a custom cron @weekdays', { mode: 'custom', cronExpression: '@weekdays' }, [6, 7, 10]],
+		// The presets poll at midnight: there the days are counted from midnight before T0.
+		['a custom cron @daily', { mode: 'custom', cronExpression: '@daily' }, [3, 4, 5], 0],
+		['a custom cron @weekly', { mode: 'custom', cronExpression: '@weekly' }, [2, 9, 16], 0],
+		['a custom cron @weekdays', { mode: 'custom', cronExpression: '@weekdays' }, [3, 4, 5], 0],
 		['a weekday custom cron with names and spaces', { mode: 'custom', cronExpression: ' 0  8 * * MON-FRI ' }, [6, 7, 10]],
-	])('fails the second poll in a row that the service fails where polls come a day or more apart (%s)', async (_name, item, days) => {
-		h = await startHarnessed(time, T0, { pollTimes: { item: [item] } }, { jobs: 0 });
+	] as [string, INodeParameters, number[], number?][])('fails the second poll in a row that the service fails where polls come a day or more apart (%s)', async (_name, item, days, hour = 8) => {
+		// The polls come when n8n runs these Poll Times in a workflow whose time zone is UTC.
+		const startMs = T0 + (hour - 8) * 60 * MINUTE;
+		h = await startHarnessed(time, startMs, { pollTimes: { item: [item] } }, { jobs: 0 }, { timezone: 'UTC' });
 		expect((await h.poller.poll()).error).toBeUndefined();
 		const failed: boolean[] = [];
 		for (const day of days) {
-			moveTo(time, T0 + day * 24 * 60 * MINUTE);
+			moveTo(time, startMs + day * 24 * 60 * MINUTE);
 			h.server.admin.injectFault({ kind: '500', times: 3, tool: 'search_jobs' });
 			failed.push((await h.poller.poll()).error !== undefined);
 		}

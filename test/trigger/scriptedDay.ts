@@ -36,6 +36,8 @@ export interface HarnessedOptions {
 	plan?: Plan;
 	/** As newer n8n's getPollBudgetMs (see createPoller). */
 	pollBudgetMs?: number;
+	/** The workflow's time zone, where Poll Times are read (see createPoller). */
+	timezone?: string;
 }
 
 /** A live reference server whose clock is Date.now, a funded account (Pro by default) and a trigger polling it. */
@@ -53,6 +55,7 @@ export async function startHarnessed(
 		credentials: { apiKey: account.key, baseUrl: running.url },
 		parameters,
 		...(options.pollBudgetMs !== undefined ? { pollBudgetMs: options.pollBudgetMs } : {}),
+		timezone: options.timezone,
 	});
 	return { server: running, accountId: account.id, key: account.key, poller };
 }

@@ -143,7 +143,7 @@ describe("n8n 2.41's durable scheduler, which keeps nothing of the poll that act
 	const UNFENCED_BUDGET_MS = 5 * MINUTE;
 	const iso = (ms: number) => new Date(ms).toISOString();
 
-	async function published(pollTimes: INodeParameters, activationMs: number) {
+	async function published(pollTimes: INodeParameters, activationMs: number, timezone = 'UTC') {
 		jest.setSystemTime(activationMs);
 		server = await startServer({ clock: { now: () => Date.now() }, jobs: 0, seed: 2412 });
 		const account = await server.admin.createAccount({ plan: 'pro', poolMicrocents: 10 ** 13 });
@@ -151,25 +151,30 @@ describe("n8n 2.41's durable scheduler, which keeps nothing of the poll that act
 			credentials: { apiKey: account.key, baseUrl: server.url },
 			parameters: { pollTimes: { item: [pollTimes] } },
 			pollBudgetMs: DURABLE_POLL_BUDGET_MS,
+			timezone,
 		});
 		return { poller, admin: server.admin };
 	}
 
-	/** Poll Times, how long after publishing the first scheduled poll comes, the longest interval. */
-	const cases: [string, INodeParameters, number, number][] = [
-		['Every 5 Minutes', { mode: 'everyX', value: 5, unit: 'minutes' }, 5 * MINUTE, 5 * MINUTE],
+	const friday = (hours: number) => DAY_START + hours * HOUR;
+	/** Poll Times; when published; when the first scheduled poll comes; the moment Poll Times named before it; the workflow's time zone (2026-11-20 is a Friday). */
+	const cases: [string, INodeParameters, number, number, number, string][] = [
+		// A poll may start five minutes late, so the moment before is read five minutes before this poll.
+		['Every 5 Minutes', { mode: 'everyX', value: 5, unit: 'minutes' }, friday(15) + 3_000, friday(15) + 5 * MINUTE + 3_000, friday(15) - 5 * MINUTE, 'UTC'],
 		// Published at 15:00 for a digest at 9:00: the first scheduled poll is 18 hours later, far
 		// past the Late Window, and still reads back to the moment before publishing.
-		['Every Day at 9:00', { mode: 'everyDay', hour: 9, minute: 0 }, 18 * HOUR, 24 * HOUR],
+		['Every Day at 9:00', { mode: 'everyDay', hour: 9, minute: 0 }, friday(15) + 3_000, friday(33) + 3_000, friday(9), 'UTC'],
+		// Working hours only, published on a Friday evening: the first poll comes on Monday morning.
+		['a custom cron of working hours', { mode: 'custom', cronExpression: '0 */15 8-18 * * 1-5' }, friday(18) + 50 * MINUTE, friday(3 * 24 + 8) + 3_000, friday(18) + 45 * MINUTE, 'UTC'],
+		// The same in Berlin, an hour ahead of UTC in November: its hours are Berlin's.
+		['a custom cron of working hours in Berlin', { mode: 'custom', cronExpression: '0 */15 8-18 * * 1-5' }, friday(17) + 50 * MINUTE, friday(3 * 24 + 7) + 3_000, friday(17) + 45 * MINUTE, 'Europe/Berlin'],
 	];
 
 	it.each(cases)(
-		'%s: the first scheduled poll sends every job posted since publishing, and none posted more than the longest interval, five minutes and the index\'s usual delay before it',
-		async (_name, pollTimes, untilFirstPollMs, longestMs) => {
-			const activationMs = DAY_START + 15 * HOUR + 3_000;
-			const firstPollMs = activationMs + untilFirstPollMs;
-			const { poller, admin } = await published(pollTimes, activationMs);
-			const longAgo = admin.addJobs([{ createdAt: iso(firstPollMs - longestMs - 21 * MINUTE) }, { createdAt: iso(firstPollMs - longestMs - 45 * MINUTE) }]);
+		"%s: the first scheduled poll sends every job posted since publishing, and none posted more than the index's usual delay before the moment Poll Times named before it",
+		async (_name, pollTimes, activationMs, firstPollMs, namedBeforeMs, timezone) => {
+			const { poller, admin } = await published(pollTimes, activationMs, timezone);
+			const longAgo = admin.addJobs([{ createdAt: iso(namedBeforeMs - 16 * MINUTE) }, { createdAt: iso(namedBeforeMs - 45 * MINUTE) }]);
 
 			// The activation poll runs with an unfenced budget and sends nothing; n8n keeps none of it.
 			const activation = await poller.poll({ commit: false, pollBudgetMs: UNFENCED_BUDGET_MS });
@@ -177,8 +182,8 @@ describe("n8n 2.41's durable scheduler, which keeps nothing of the poll that act
 			expect(poller.cursor()).toEqual({});
 
 			const shortlyBefore = admin.addJobs([
-				{ createdAt: iso(firstPollMs - longestMs - 19 * MINUTE) },
-				{ createdAt: iso(firstPollMs - longestMs - 4 * MINUTE) },
+				{ createdAt: iso(namedBeforeMs - 14 * MINUTE) },
+				{ createdAt: iso(Math.min(namedBeforeMs + MINUTE, activationMs - MINUTE)) },
 				{ createdAt: iso(activationMs - 2 * MINUTE) },
 			]);
 			jest.setSystemTime(activationMs + 30_000);
@@ -191,13 +196,13 @@ describe("n8n 2.41's durable scheduler, which keeps nothing of the poll that act
 			expect(first.error).toBeUndefined();
 			const sent = uidsOf(first.items);
 			expect(sent).toEqual(expect.arrayContaining(since.map((j) => j.uid)));
-			// Posted before publishing, but after the scheduled moment before the first poll (less the
-			// index's usual delay): the trigger cannot tell those apart from jobs the index showed only
-			// after publishing, so it sends them rather than lose one.
+			// Posted before publishing, but after the moment Poll Times named before the first poll
+			// (less the index's usual delay): the trigger cannot tell those apart from jobs the index
+			// showed only after publishing, so it sends them rather than lose one.
 			expect(sent.sort()).toEqual([...since, ...shortlyBefore].map((j) => j.uid).sort());
 			for (const job of longAgo) expect(sent).not.toContain(job.uid);
 
-			jest.setSystemTime(firstPollMs + untilFirstPollMs);
+			jest.setSystemTime(firstPollMs + 5 * MINUTE);
 			const next = await poller.poll({ commit: true });
 			expect(next).toEqual({ items: [], empty: true });
 		},

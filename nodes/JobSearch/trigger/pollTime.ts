@@ -1,5 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
+import { lastCronMs } from './cron';
 import { BUCKET_MINUTES, HOUR_MS, MINUTE_MS, POLL_TIME_SHARE, SCHEDULED_POLL_LATE_MS } from './tunables';
 
 const DAY_MS = 24 * HOUR_MS;
@@ -26,41 +27,49 @@ function shortestStep(step: number, size: number): number {
 	return Math.min(step, size - last);
 }
 
-/** The presets of n8n's cron library (4.x) that poll an hour apart or more, as the fields they stand for. */
-const CRON_PRESETS = new Map(Object.entries({ '@yearly': '0 0 1 1 *', '@monthly': '0 0 1 * *', '@weekly': '0 0 * * 0', '@weekdays': '0 0 * * 1-5', '@weekends': '0 0 * * 0,6', '@daily': '0 0 * * *', '@hourly': '0 * * * *' }));
-
-/** The longest a custom cron may leave between two polls, read coarsely by the fields it restricts: an hour, a day, a week or a year. */
-function cronLongestMs(expression: unknown): number {
-	const text = String(expression ?? '').trim();
-	const fields = (CRON_PRESETS.get(text.toLowerCase()) ?? text).split(/\s+/);
-	const [hour, dayOfMonth, month, weekday] = fields.slice(fields.length > 5 ? 2 : 1);
-	const any = (field?: string) => field === undefined || field === '*' || field === '?';
-	if (!any(dayOfMonth) || !any(month)) return 366 * DAY_MS;
-	return !any(weekday) ? 7 * DAY_MS : any(hour) ? HOUR_MS : DAY_MS;
+/** Every Poll Times entry as five cron fields, where n8n picks none of its moments at random (it does Every X Hours' minute). */
+function entryCron(item: IDataObject): string | undefined {
+	const { minute, hour } = item;
+	if (item.mode === 'custom') return String(item.cronExpression ?? '');
+	if (item.mode === 'everyMinute') return '* * * * *';
+	if (item.mode === 'everyHour') return `${minute} * * * *`;
+	if (item.mode === 'everyDay') return `${minute} ${hour} * * *`;
+	if (item.mode === 'everyWeek') return `${minute} ${hour} * * ${item.weekday}`;
+	if (item.mode === 'everyMonth') return `${minute} ${hour} ${item.dayOfMonth} * *`;
+	return item.mode === 'everyX' && item.unit === 'minutes' ? `*/${item.value} * * * *` : undefined;
 }
 
-/**
- * [shortest, longest] time n8n may leave between two polls of one entry. A custom cron counts as a minute to an hour, or with
- * `readCron` as its coarse longest: a pause in the polls needs that, where an activation taken that far back would send old jobs.
- */
-function entryIntervalsMs(item: IDataObject, readCron = false): [number, number] {
-	if (item.mode === 'custom') return [MINUTE_MS, readCron ? cronLongestMs(item.cronExpression) : HOUR_MS];
+/** [shortest, longest] time n8n may leave between two polls of one entry (a custom cron: a minute to an hour). */
+function entryIntervalsMs(item: IDataObject): [number, number] {
+	if (item.mode === 'custom') return [MINUTE_MS, HOUR_MS];
 	if (item.mode !== 'everyX') return MODE_INTERVALS_MS.get(item.mode) ?? [MINUTE_MS, HOUR_MS];
 	const value = Math.floor(Number(item.value));
 	const [size, unitMs] = item.unit === 'minutes' ? [60, MINUTE_MS] : [24, HOUR_MS];
 	return [shortestStep(value, size) * unitMs, Math.min(Math.max(1, value), size) * unitMs];
 }
 
-/** Over every Poll Times entry (a minute when none is set): the shortest interval, and the longest one the most frequent entry allows. */
-function intervalsMs(context: IPollFunctions, readCron = false): { shortestMs: number; longestMs: number } {
+/** The Poll Times entries (Every Minute when none is set). */
+function entries(context: IPollFunctions): IDataObject[] {
 	const items = (context.getNodeParameter('pollTimes', {}) as { item?: IDataObject[] }).item ?? [];
-	if (items.length === 0) return { shortestMs: MINUTE_MS, longestMs: MINUTE_MS };
-	const intervals = items.map((item) => entryIntervalsMs(item, readCron));
-	return { shortestMs: Math.min(...intervals.map(([shortest]) => shortest)), longestMs: Math.min(...intervals.map(([, longest]) => longest)) };
+	return items.length > 0 ? items : [{ mode: 'everyMinute' }];
 }
 
-export const shortestIntervalMs = (context: IPollFunctions): number => intervalsMs(context).shortestMs;
-export const longestIntervalMs = (context: IPollFunctions): number => intervalsMs(context, true).longestMs;
+/** Over every Poll Times entry, the shortest time between two polls. */
+export const shortestIntervalMs = (context: IPollFunctions): number => Math.min(...entries(context).map((item) => entryIntervalsMs(item)[0]));
+
+/**
+ * The last moment Poll Times named before this poll's own (which may start SCHEDULED_POLL_LATE_MS late), to the minute, in
+ * the workflow's time zone; where n8n picks the minute (or a cron cannot be read), as far back as the entry's longest interval
+ * allows. A poll since then ran only if no poll was missed; an activation n8n did not keep came after it.
+ */
+export function lastScheduledMs(context: IPollFunctions, nowMs: number): number {
+	const beforeMs = nowMs - SCHEDULED_POLL_LATE_MS - MINUTE_MS;
+	const lastOf = (item: IDataObject) => {
+		const cron = entryCron(item);
+		return (cron === undefined ? undefined : lastCronMs(cron, context.getTimezone(), beforeMs)) ?? beforeMs + MINUTE_MS - entryIntervalsMs(item)[1];
+	};
+	return Math.max(...entries(context).map(lastOf));
+}
 
 /** What n8n says a poll may take (getPollBudgetMs, n8n 2.41), or Infinity where it does not say (n8n 2.8). */
 function hostBudgetMs(context: IPollFunctions): number {
@@ -74,11 +83,5 @@ export function pollTimeMs(context: IPollFunctions): number {
 	return Math.min(hostBudgetMs(context), MAX_POLL_TIME_MS, shortestIntervalMs(context) * POLL_TIME_SHARE);
 }
 
-/**
- * n8n 2.41's durable scheduler (a fenced poll budget) keeps nothing of the activation poll: a search without state was
- * activated within the longest interval (and a late start) before now. Elsewhere that poll's state is kept: undefined.
- */
-export function unkeptActivationWithinMs(context: IPollFunctions): number | undefined {
-	if (hostBudgetMs(context) >= UNFENCED_POLL_BUDGET_MS) return undefined;
-	return intervalsMs(context).longestMs + SCHEDULED_POLL_LATE_MS;
-}
+/** n8n 2.41's durable scheduler (a fenced poll budget) keeps nothing of the activation poll; elsewhere its state is kept. */
+export const keepsNoActivationPoll = (context: IPollFunctions): boolean => hostBudgetMs(context) < UNFENCED_POLL_BUDGET_MS;

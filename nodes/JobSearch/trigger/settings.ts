@@ -7,8 +7,8 @@ import { operationError } from '../transport';
 import type { CycleSettings } from './cycle';
 import { DEFAULT_LATE_WINDOW_MINUTES, DEFAULT_MAX_JOBS_PER_POLL, DEFAULT_REQUESTS_PER_MINUTE, TRIGGER_OWNED_KEYS } from './description';
 import { mergeSearches, type SearchSpec } from './searches';
-import { longestIntervalMs, pollTimeMs, shortestIntervalMs, unkeptActivationWithinMs } from './pollTime';
-import { HOUR_MS, MINUTE_MS } from './tunables';
+import { keepsNoActivationPoll, lastScheduledMs, pollTimeMs, shortestIntervalMs } from './pollTime';
+import { HOUR_MS, MINUTE_MS, SCHEDULED_POLL_LATE_MS } from './tunables';
 
 /** Everything a poll reads from the node's parameters, read once. */
 export interface TriggerSettings {
@@ -76,6 +76,8 @@ export function readSettings(this: IPollFunctions): TriggerSettings {
 	const searches = named
 		? namedSearches.call(this, options)
 		: mergeSearches([{ name: 'Search', filters: filters.call(this, (name) => this.getNodeParameter(name, {}), '') }]);
+	const nowMs = Date.now();
+	const scheduledMs = lastScheduledMs(this, nowMs);
 	return {
 		searches,
 		named,
@@ -90,8 +92,9 @@ export function readSettings(this: IPollFunctions): TriggerSettings {
 			requestsPerMinute: positive(options.requestsPerMinute, DEFAULT_REQUESTS_PER_MINUTE),
 			pollTimeMs: pollTimeMs(this),
 			intervalMs: shortestIntervalMs(this),
-			longestIntervalMs: longestIntervalMs(this),
-			unkeptActivationWithinMs: unkeptActivationWithinMs(this),
+			longestIntervalMs: nowMs - SCHEDULED_POLL_LATE_MS - scheduledMs,
+			// The activation poll ran after the moment Poll Times named before this one.
+			unkeptActivationWithinMs: keepsNoActivationPoll(this) ? nowMs - scheduledMs : undefined,
 		},
 	};
 }

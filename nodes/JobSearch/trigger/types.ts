@@ -15,7 +15,7 @@ export interface CycleSettings {
 	pollTimeMs: number;
 	/** The shortest time n8n may leave between two polls (Poll Times). */
 	intervalMs: number;
-	/** The longest n8n may leave between two polls where they come as often as Poll Times allows (intervalMs if unset). */
+	/** How long before this poll, less a late start, Poll Times last named a moment: a longer gap since the last poll is a pause (intervalMs if unset). */
 	longestIntervalMs?: number;
 	requestsPerMinute: number;
 	delivery?: Delivery;
