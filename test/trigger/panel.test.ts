@@ -77,6 +77,14 @@ describe('Several Searches', () => {
 		expect(outcome.error?.message).toBe('Two searches are named "python"');
 		expect(h.server.admin.callLog(h.accountId)).toEqual([]);
 	});
+
+	it('refuses a key the trigger sets in Additional Filters (JSON), an option of every search, naming no search, before any request', async () => {
+		const searches = { search: [{ name: 'Python', keywordFilters: { includeKeywordsKeywords: 'python' } }] };
+		h = await startHarnessed(time, DAY_START, { watch: 'severalSearches', searches, options: { additionalFilters: '{"limit": 50}' } }, { jobs: 0 });
+		const outcome = await h.poller.poll();
+		expect(outcome.error?.message).toBe('Additional Filters (JSON) sets "limit", which the trigger sets itself');
+		expect(h.server.admin.callLog(h.accountId)).toEqual([]);
+	});
 });
 
 describe('Delivery: Lowest Cost', () => {

@@ -32,7 +32,8 @@ function filters(this: IPollFunctions, parameter: (name: string) => unknown, lab
 	const { body, issues } = searchFiltersFromParameters(parameter);
 	const owned = TRIGGER_OWNED_KEYS.find((key) => key in body);
 	if (owned) {
-		throw operationError(this.getNode(), 'invalid_input', `${label}Additional Filters (JSON) sets "${owned}", which the trigger sets itself`, {
+		// Additional Filters is one option for every search: the message names none.
+		throw operationError(this.getNode(), 'invalid_input', `Additional Filters (JSON) sets "${owned}", which the trigger sets itself`, {
 			description:
 				'Remove it. Each poll asks for the jobs since the previous one; use "Emit on First Poll (Hours)" to also get older jobs once, and "Max Jobs per Poll" to bound a poll.',
 		});
