@@ -7,7 +7,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { JOB_SEARCH_TRIGGER_TYPE, loadNodeTypes } from '../harness';
 import { iso, moveTo, postedAt, uidsOf } from './pollHelpers';
-import { DAY_START, FAKE_DATE_ONLY, HOUR, MINUTE, startHarnessed, type Harnessed, type TimeControl } from './scriptedDay';
+import { DAY_START, FAKE_DATE_ONLY, HOUR, MINUTE, ROW_PRICE_MICROCENTS, startHarnessed, type Harnessed, type TimeControl } from './scriptedDay';
 
 // The trigger's panel as a no-code user meets it, and its options in real n8n-core's PollContext
 // against the reference server.
@@ -49,6 +49,18 @@ describe("the trigger's panel", () => {
 		expect(texts).toMatch(/\$0\.\d+ per new job/);
 		// A sheet row is the user's own; a billed row is not theirs to think about.
 		for (const word of [/(?<!sheet )\brows?\b/i, /\bindex\b/i, /\bstretch/i, /\bbatch/i, /\bpages?\b/i, /out of order/i]) expect(texts).not.toMatch(word);
+	});
+
+	it('says what activation pays for, and activation pays for that: the matching jobs of the Late Window before it and a quarter of an hour more', async () => {
+		const notice = properties().find((p) => p.name === 'creditNotice')!.displayName;
+		const minutes = Number(/\((\d+) minutes by default\)/.exec(notice)?.[1]);
+		expect(minutes).toBe(75);
+		h = await startHarnessed(time, DAY_START, {}, { jobs: 0 });
+		// One just inside, one just outside: exactly one row is paid.
+		h.server.admin.addJobs([{ createdAt: iso(DAY_START - (minutes - 1) * MINUTE) }, { createdAt: iso(DAY_START - (minutes + 1) * MINUTE) }]);
+		const startBalance = h.server.admin.balance(h.accountId).totalMicrocents;
+		expect((await h.poller.poll()).items).toEqual([]);
+		expect((startBalance - h.server.admin.balance(h.accountId).totalMicrocents) / ROW_PRICE_MICROCENTS).toBe(1);
 	});
 
 	it('shows the filter groups in the same order under One Search and Several Searches', () => {

@@ -7,6 +7,7 @@ import { PRICE_MICROCENTS, formatUsd } from '../service/pricing';
 import { MEASURED } from './measured';
 import { WINDOW_REQUEST_CAP } from './requests';
 import { SERVICE_PLANS } from '../service/plans';
+import { INDEX_CLOCK_DOUBT_MS, MINUTE_MS } from './tunables';
 
 /** A measured cost per new job, in dollars. */
 const perJob = (rowsPerJob: number) => formatUsd(Math.round(rowsPerJob * PRICE_MICROCENTS.search_jobs));
@@ -33,7 +34,7 @@ export const TRIGGER_OWNED_KEYS = ['limit', 'searchPeriod', 'fromDate', 'toDate'
 
 export const properties: INodeProperties[] = [
 	{
-		displayName: `Cost: about ${perJob(MEASURED.soonRowsPerJob)} per new job for searches of up to ${MEASURED.upToPostingsPerHour} new jobs an hour, up to ${perJob(MEASURED.busyRowsPerJob)} for busier ones; with Delivery set to Lowest Cost, at most ${perJob(MEASURED.lowestCostRowsPerJob)}, an hour later. Each job is sent once. Activation pays once for the matching jobs of the last ${DEFAULT_LATE_WINDOW_MINUTES === 60 ? 'hour' : `${DEFAULT_LATE_WINDOW_MINUTES} minutes`} and sends none of them. Fetch Test Event shows up to ${MANUAL_SAMPLE_SIZE} recent jobs of each search, paid like any other (${perJob(MANUAL_SAMPLE_SIZE)} a search), and changes nothing of the alert.`,
+		displayName: `Cost: about ${perJob(MEASURED.soonRowsPerJob)} per new job for searches of up to ${MEASURED.upToPostingsPerHour} new jobs an hour, up to ${perJob(MEASURED.busyRowsPerJob)} for busier ones; with Delivery set to Lowest Cost, at most ${perJob(MEASURED.lowestCostRowsPerJob)}, an hour later. Each job is sent once. Activation pays once for the matching jobs of the Late Window before it and a quarter of an hour more (${DEFAULT_LATE_WINDOW_MINUTES + INDEX_CLOCK_DOUBT_MS / MINUTE_MS} minutes by default) and sends none of them. Fetch Test Event shows up to ${MANUAL_SAMPLE_SIZE} recent jobs of each search, paid like any other (${perJob(MANUAL_SAMPLE_SIZE)} a search), and changes nothing of the alert.`,
 		name: 'creditNotice',
 		type: 'notice',
 		default: '',
