@@ -15,11 +15,12 @@ describe('the last moment a cron expression names', () => {
 		expect(iso(lastCronMs('*/15 8-18 * * mon-fri', 'UTC', at('2026-11-23T07:54:00Z')))).toBe('2026-11-20T18:45:00.000Z');
 	});
 
-	it('matches either day where both the day of month and the weekday are restricted, as n8n does', () => {
+	it('matches either day where both the day of month and the weekday are restricted, as both of n8n\'s cron libraries do', () => {
 		// Fridays and the 13th: 2026-11-13 is a Friday, 2026-12-13 a Sunday.
 		expect(iso(lastCronMs('0 9 13 * 5', 'UTC', at('2026-12-14T00:00:00Z')))).toBe('2026-12-13T09:00:00.000Z');
 		expect(iso(lastCronMs('0 9 13 * 5', 'UTC', at('2026-12-13T08:00:00Z')))).toBe('2026-12-11T09:00:00.000Z');
-		// Found by the property below (its fixed seed): a field that allows every value is no restriction, however written.
+		// Found by the property below (its fixed seed): a field that allows every value is no restriction, however written, as in
+		// n8n 2.8 (n8n 2.41 takes `0-6` as one and runs more often: the moment found here is then earlier, never later).
 		expect(iso(lastCronMs('*/2 */2 2 */2 0-6', 'UTC', at('2026-01-01T00:00:00Z')))).toBe('2025-11-02T22:58:00.000Z');
 	});
 
@@ -41,6 +42,14 @@ describe('the last moment a cron expression names', () => {
 	// here, so the last moment is an earlier one, which reads a little more and loses nothing.
 	it('takes a moment the clocks skip for none, so the last one before it is earlier', () => {
 		expect(iso(lastCronMs('0 0,2 3 1-10 *', 'Australia/Adelaide', at('2027-10-02T16:30:00Z')))).toBe('2027-10-02T14:30:00.000Z');
+	});
+
+	// Found by a review against n8n 2.41's cron library: where the clocks go back, it runs a repeated wall time once, the
+	// first time; the second is later than any moment it ran (an activation taken after it could lose jobs).
+	it('takes the first of a wall time the clocks repeat, as n8n 2.41 runs it', () => {
+		expect(iso(lastCronMs('30 1 * * *', 'America/New_York', at('2026-11-02T06:24:20Z')))).toBe('2026-11-01T05:30:00.000Z');
+		// Lord Howe Island goes back half an hour.
+		expect(iso(lastCronMs('*/15 * * * *', 'Australia/Lord_Howe', at('2026-04-04T15:20:00Z')))).toBe('2026-04-04T14:45:00.000Z');
 	});
 
 	it('is nothing for what it cannot read, so the caller falls back to the longest interval', () => {

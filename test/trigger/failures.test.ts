@@ -280,6 +280,8 @@ describe('failures that may pass, where polls are far apart', () => {
 		['a custom cron @weekly', { mode: 'custom', cronExpression: '@weekly' }, [2, 9, 16], 0],
 		['a custom cron @weekdays', { mode: 'custom', cronExpression: '@weekdays' }, [3, 4, 5], 0],
 		['a weekday custom cron with names and spaces', { mode: 'custom', cronExpression: ' 0  8 * * MON-FRI ' }, [6, 7, 10]],
+		// Not read (L: the last day of the month), so read by the fields it restricts: November 30, December 31, January 31.
+		['a custom cron of the last day of the month', { mode: 'custom', cronExpression: '0 8 L * *' }, [10, 41, 72]],
 	] as [string, INodeParameters, number[], number?][])('fails the second poll in a row that the service fails where polls come a day or more apart (%s)', async (_name, item, days, hour = 8) => {
 		// The polls come when n8n runs these Poll Times in a workflow whose time zone is UTC.
 		const startMs = T0 + (hour - 8) * 60 * MINUTE;

@@ -26,10 +26,22 @@ function fieldValues(field: string, [min, max, names]: (typeof FIELDS)[number]):
 	return values;
 }
 
+/** Where the clocks went back (an hour, or half of one), a wall time comes twice: n8n 2.41 runs the first only. */
+function firstPass(ms: number, localAt: (ms: number) => { minute: number; hour: number; day: number }): number {
+	const wall = localAt(ms);
+	for (const backMs of [60 * MINUTE_MS, 30 * MINUTE_MS]) {
+		const earlier = localAt(ms - backMs);
+		if (earlier.minute === wall.minute && earlier.hour === wall.hour && earlier.day === wall.day) return ms - backMs;
+	}
+	return ms;
+}
+
 /**
  * The last moment at or before `atMs`, to the minute, that a cron expression (five fields, or six with the seconds
- * first, or a preset) names in `timeZone`; undefined where it cannot be read or names none in about four years. As
- * both of n8n's cron libraries do, where day of month and weekday are both restricted, either one matches.
+ * first, or a preset, which only n8n 2.8 takes) names in `timeZone`; undefined where it cannot be read or names none in
+ * about four years. Where day of month and weekday both restrict, either one matches, as in both of n8n's cron libraries;
+ * a field of every value restricts nothing (n8n 2.8; n8n 2.41 takes `1-31` as a restriction and runs more often, so the
+ * moment found here is never later than the one it ran).
  */
 export function lastCronMs(expression: string, timeZone: string, atMs: number): number | undefined {
 	const text = expression.trim();
@@ -62,7 +74,7 @@ export function lastCronMs(expression: string, timeZone: string, atMs: number): 
 			if (landed.day !== day && landed.hour < 23) ms += (23 - landed.hour) * 60 * MINUTE_MS;
 		} else if (!hours.has(hour)) ms -= (minute + 1) * MINUTE_MS;
 		else if (!minutes.has(minute)) ms -= MINUTE_MS;
-		else return ms;
+		else return firstPass(ms, localAt);
 	}
 	return undefined;
 }

@@ -57,16 +57,27 @@ function entries(context: IPollFunctions): IDataObject[] {
 /** Over every Poll Times entry, the shortest time between two polls. */
 export const shortestIntervalMs = (context: IPollFunctions): number => Math.min(...entries(context).map((item) => entryIntervalsMs(item)[0]));
 
+/** The longest a custom cron this cannot read (`L`, `W`, `#`) may leave between two polls, by the fields it restricts. */
+function cronLongestMs(expression: unknown): number {
+	const fields = String(expression ?? '').trim().split(/\s+/);
+	const [hour, dayOfMonth, month, weekday] = fields.slice(fields.length > 5 ? 2 : 1);
+	const any = (field?: string) => field === undefined || field === '*' || field === '?';
+	if (!any(dayOfMonth) || !any(month)) return 366 * DAY_MS;
+	return !any(weekday) ? 7 * DAY_MS : any(hour) ? HOUR_MS : DAY_MS;
+}
+
 /**
  * The last moment Poll Times named before this poll's own (which may start SCHEDULED_POLL_LATE_MS late), to the minute, in
  * the workflow's time zone; where n8n picks the minute (or a cron cannot be read), as far back as the entry's longest interval
- * allows. A poll since then ran only if no poll was missed; an activation n8n did not keep came after it.
+ * allows (an hour for such a cron, or with `coarse` what its fields allow). A poll since then ran where none was missed; an
+ * activation n8n did not keep came after it.
  */
-export function lastScheduledMs(context: IPollFunctions, nowMs: number): number {
+export function lastScheduledMs(context: IPollFunctions, nowMs: number, coarse = false): number {
 	const beforeMs = nowMs - SCHEDULED_POLL_LATE_MS - MINUTE_MS;
 	const lastOf = (item: IDataObject) => {
 		const cron = entryCron(item);
-		return (cron === undefined ? undefined : lastCronMs(cron, context.getTimezone(), beforeMs)) ?? beforeMs + MINUTE_MS - entryIntervalsMs(item)[1];
+		const longestMs = coarse && item.mode === 'custom' ? cronLongestMs(item.cronExpression) : entryIntervalsMs(item)[1];
+		return (cron === undefined ? undefined : lastCronMs(cron, context.getTimezone(), beforeMs)) ?? beforeMs + MINUTE_MS - longestMs;
 	};
 	return Math.max(...entries(context).map(lastOf));
 }

@@ -78,7 +78,6 @@ export function readSettings(this: IPollFunctions): TriggerSettings {
 		? namedSearches.call(this, options)
 		: mergeSearches([{ name: 'Search', filters: filters.call(this, (name) => this.getNodeParameter(name, {}), '') }]);
 	const nowMs = Date.now();
-	const scheduledMs = lastScheduledMs(this, nowMs);
 	return {
 		searches,
 		named,
@@ -93,9 +92,10 @@ export function readSettings(this: IPollFunctions): TriggerSettings {
 			requestsPerMinute: positive(options.requestsPerMinute, DEFAULT_REQUESTS_PER_MINUTE),
 			pollTimeMs: pollTimeMs(this),
 			intervalMs: shortestIntervalMs(this),
-			longestIntervalMs: nowMs - SCHEDULED_POLL_LATE_MS - scheduledMs,
+			// A cron this cannot read is not taken for polls an hour apart here: each poll would come after a pause.
+			longestIntervalMs: nowMs - SCHEDULED_POLL_LATE_MS - lastScheduledMs(this, nowMs, true),
 			// The activation poll ran after the moment Poll Times named before this one.
-			unkeptActivationWithinMs: keepsNoActivationPoll(this) ? nowMs - scheduledMs : undefined,
+			unkeptActivationWithinMs: keepsNoActivationPoll(this) ? nowMs - lastScheduledMs(this, nowMs) : undefined,
 		},
 	};
 }
