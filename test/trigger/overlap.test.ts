@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import type { IPollFunctions } from 'n8n-workflow';
 
 import { LOCK_KEY } from '../../nodes/JobSearch/trigger/pollLock';
-import { pollTimeMs, shortestIntervalMs } from '../../nodes/JobSearch/trigger/pollTime';
+import { entriesPollingNear, pollTimeMs, shortestIntervalMs } from '../../nodes/JobSearch/trigger/pollTime';
 import { createPoller, type Poller } from '../harness/poll';
 import { propertyParameters } from '../support/property';
 import { startFrontProxy, type FrontProxy } from '../support/proxy';
@@ -218,6 +218,7 @@ describe("a poll's time", () => {
 	const context = (pollTimes: unknown, given?: unknown) =>
 		({
 			getNodeParameter: (name: string, fallback: unknown) => (name === 'pollTimes' ? pollTimes : fallback),
+			getTimezone: () => 'UTC',
 			...(given === undefined ? {} : { getPollBudgetMs: () => given }),
 		}) as unknown as IPollFunctions;
 	const every = (...item: object[]) => ({ item });
@@ -246,14 +247,50 @@ describe("a poll's time", () => {
 
 	it('counts a custom cron expression, or no Poll Times at all, as a poll every minute', () => {
 		expect(shortestIntervalMs(context(every({ mode: 'custom', cronExpression: '0 */3 * * *' })))).toBe(MINUTE);
-		expect(pollTimeMs(context(every({ mode: 'custom', cronExpression: '*/10 * * * * *' })))).toBe(48_000);
+		expect(pollTimeMs(context(every({ mode: 'custom', cronExpression: '30 * * * * *' })))).toBe(48_000);
 		expect(pollTimeMs(context({}))).toBe(48_000);
 	});
 
+	// n8n 2.41's durable scheduler starts each poll on the state saved before it: a poll still running
+	// when the next starts would send the same jobs as the next.
+	it('is most of the time between two seconds of a custom cron that polls several times a minute', () => {
+		expect(pollTimeMs(context(every({ mode: 'custom', cronExpression: '*/10 * * * * *' })))).toBe(8_000);
+		// 0 and 50: ten seconds from 50 to the next minute's 0.
+		expect(shortestIntervalMs(context(every({ mode: 'custom', cronExpression: '0,50 * * * * *' })))).toBe(10_000);
+	});
 	it('is what newer n8n gives (getPollBudgetMs) when that is shorter, and ignores what is not a time', () => {
 		expect(pollTimeMs(context(every({ mode: 'everyHour' }), 36_000))).toBe(36_000);
 		expect(pollTimeMs(context(every({ mode: 'everyMinute' }), 5 * MINUTE))).toBe(48_000);
 		expect(pollTimeMs(context(every({ mode: 'everyHour' }), 0))).toBe(15 * MINUTE);
 		expect(pollTimeMs(context(every({ mode: 'everyHour' }), 'soon'))).toBe(15 * MINUTE);
+	});
+});
+
+describe('Poll Times entries polling together', () => {
+	const entries = (...item: object[]) =>
+		({ getNodeParameter: (name: string, fallback: unknown) => (name === 'pollTimes' ? { item } : fallback), getTimezone: () => 'UTC' }) as unknown as IPollFunctions;
+	const at = (time: string) => Date.parse(`2026-11-20T${time}Z`);
+	const NEAR = 96_000;
+
+	it('are those that name a moment near this one, each counted once', () => {
+		const hourlyAndEveryFive = entries({ mode: 'everyHour', minute: 0 }, { mode: 'everyX', value: 5, unit: 'minutes' });
+		expect(entriesPollingNear(hourlyAndEveryFive, at('10:00:03'), NEAR)).toEqual([1, 2]);
+		expect(entriesPollingNear(hourlyAndEveryFive, at('10:05:03'), NEAR)).toEqual([2]);
+		expect(entriesPollingNear(entries({ mode: 'everyMinute' }), at('10:05:03'), NEAR)).toEqual([1]);
+	});
+
+	it('are three minutes apart at least, where polls take at most a minute and a half', () => {
+		const nineAndTwoLater = entries({ mode: 'custom', cronExpression: '0 9 * * *' }, { mode: 'everyDay', hour: 9, minute: 2 });
+		expect(entriesPollingNear(nineAndTwoLater, at('09:00:30'), NEAR)).toEqual([1, 2]);
+		const nineAndThreeLater = entries({ mode: 'custom', cronExpression: '0 9 * * *' }, { mode: 'everyDay', hour: 9, minute: 3 });
+		expect(entriesPollingNear(nineAndThreeLater, at('09:00:59'), NEAR)).toEqual([1]);
+		expect(entriesPollingNear(nineAndThreeLater, at('09:03:00'), NEAR)).toEqual([2]);
+	});
+
+	it('count Every X Hours at any minute of its hours (n8n picks it), and a cron this cannot read at any time', () => {
+		const everyTwoHours = entries({ mode: 'everyX', value: 2, unit: 'hours' }, { mode: 'everyX', value: 15, unit: 'minutes' });
+		expect(entriesPollingNear(everyTwoHours, at('10:30:00'), NEAR)).toEqual([1, 2]);
+		expect(entriesPollingNear(everyTwoHours, at('11:30:00'), NEAR)).toEqual([2]);
+		expect(entriesPollingNear(entries({ mode: 'custom', cronExpression: '0 8 L * *' }, { mode: 'everyDay', hour: 9, minute: 0 }), at('12:00:00'), NEAR)).toEqual([1]);
 	});
 });

@@ -143,17 +143,17 @@ describe("n8n 2.41's durable scheduler, which keeps nothing of the poll that act
 	const UNFENCED_BUDGET_MS = 5 * MINUTE;
 	const iso = (ms: number) => new Date(ms).toISOString();
 
-	async function published(pollTimes: INodeParameters, activationMs: number, timezone = 'UTC') {
+	async function published(pollTimes: INodeParameters | INodeParameters[], activationMs: number, timezone = 'UTC') {
 		jest.setSystemTime(activationMs);
 		server = await startServer({ clock: { now: () => Date.now() }, jobs: 0, seed: 2412 });
 		const account = await server.admin.createAccount({ plan: 'pro', poolMicrocents: 10 ** 13 });
 		const poller = createDurablePoller({
 			credentials: { apiKey: account.key, baseUrl: server.url },
-			parameters: { pollTimes: { item: [pollTimes] } },
+			parameters: { pollTimes: { item: Array.isArray(pollTimes) ? pollTimes : [pollTimes] } },
 			pollBudgetMs: DURABLE_POLL_BUDGET_MS,
 			timezone,
 		});
-		return { poller, admin: server.admin };
+		return { poller, admin: server.admin, accountId: account.id };
 	}
 
 	const friday = (hours: number) => DAY_START + hours * HOUR;
@@ -207,6 +207,37 @@ describe("n8n 2.41's durable scheduler, which keeps nothing of the poll that act
 			expect(next).toEqual({ items: [], empty: true });
 		},
 	);
+
+	// Each entry is a job of its own there, and each poll starts on the state saved before it.
+	it('sends each job once where two Poll Times entries poll at the same minute: both polls are refused before any request, and the next poll sends their jobs', async () => {
+		const activationMs = DAY_START + 15 * HOUR + 3_000;
+		const { poller, admin, accountId } = await published([{ mode: 'everyX', value: 5, unit: 'minutes' }, { mode: 'everyHour', minute: 0 }], activationMs);
+		await poller.poll({ commit: false, pollBudgetMs: UNFENCED_BUDGET_MS });
+		const sent: string[] = [];
+		for (let nowMs = activationMs + 5 * MINUTE; nowMs < activationMs + HOUR; nowMs += 5 * MINUTE) {
+			jest.setSystemTime(nowMs - 30_000);
+			admin.addJobs([{ createdAt: iso(nowMs - 30_000) }]);
+			jest.setSystemTime(nowMs);
+			sent.push(...uidsOf((await poller.poll({ commit: true })).items));
+		}
+		jest.setSystemTime(activationMs + HOUR - 30_000);
+		const posted = admin.addJobs([{ createdAt: iso(activationMs + HOUR - 30_000) }]);
+
+		// 16:00:03: n8n starts a poll for each entry, on the same saved state.
+		jest.setSystemTime(activationMs + HOUR);
+		const balance = admin.balance(accountId).totalMicrocents;
+		const together = await Promise.all([poller.poll({ commit: true }), poller.poll({ commit: true })]);
+		for (const outcome of together) sent.push(...uidsOf(outcome.items));
+		const paidTogether = balance - admin.balance(accountId).totalMicrocents;
+
+		jest.setSystemTime(activationMs + HOUR + 5 * MINUTE);
+		sent.push(...uidsOf((await poller.poll({ commit: true })).items));
+		expect(duplicatesOf(sent)).toEqual([]);
+		expect(together.map((outcome) => outcome.error?.message)).toEqual(Array(2).fill('Poll Times entries 1 and 2 both poll at about 16:00'));
+		expect(paidTogether).toBe(0);
+		expect(sent).toEqual(expect.arrayContaining(posted.map((j) => j.uid)));
+		expect(sent.sort()).toEqual(admin.visibleJobs().map((j) => j.uid).sort());
+	});
 
 	it('where n8n keeps the activation poll (an unfenced budget), sends only the jobs posted after it', async () => {
 		const activationMs = DAY_START + 15 * HOUR + 3_000;

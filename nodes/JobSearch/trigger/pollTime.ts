@@ -1,6 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { lastCronMs } from './cron';
+import { lastCronMs, secondsGapMs } from './cron';
 import { BUCKET_MINUTES, HOUR_MS, MINUTE_MS, POLL_TIME_SHARE, SCHEDULED_POLL_LATE_MS } from './tunables';
 
 const DAY_MS = 24 * HOUR_MS;
@@ -41,7 +41,7 @@ function entryCron(item: IDataObject): string | undefined {
 
 /** [shortest, longest] time n8n may leave between two polls of one entry (a custom cron: a minute to an hour). */
 function entryIntervalsMs(item: IDataObject): [number, number] {
-	if (item.mode === 'custom') return [MINUTE_MS, HOUR_MS];
+	if (item.mode === 'custom') return [secondsGapMs(String(item.cronExpression ?? '')) ?? MINUTE_MS, HOUR_MS];
 	if (item.mode !== 'everyX') return MODE_INTERVALS_MS.get(item.mode) ?? [MINUTE_MS, HOUR_MS];
 	const value = Math.floor(Number(item.value));
 	const [size, unitMs] = item.unit === 'minutes' ? [60, MINUTE_MS] : [24, HOUR_MS];
@@ -80,6 +80,18 @@ export function lastScheduledMs(context: IPollFunctions, nowMs: number, coarse =
 		return (cron === undefined ? undefined : lastCronMs(cron, context.getTimezone(), beforeMs)) ?? beforeMs + MINUTE_MS - longestMs;
 	};
 	return Math.max(...entries(context).map(lastOf));
+}
+
+/**
+ * The Poll Times entries (numbered from 1) that may poll within `nearMs` of `atMs`: Every X Hours at any minute of its hours
+ * (n8n picks it), a cron this cannot read at any time.
+ */
+export function entriesPollingNear(context: IPollFunctions, atMs: number, nearMs: number): number[] {
+	return entries(context).flatMap((item, index) => {
+		const cron = entryCron(item) ?? (item.mode === 'everyX' ? `* */${item.value} * * *` : '');
+		const lastMs = lastCronMs(cron, context.getTimezone(), atMs + nearMs) ?? atMs;
+		return lastMs >= atMs - nearMs ? [index + 1] : [];
+	});
 }
 
 /** What n8n says a poll may take (getPollBudgetMs, n8n 2.41), or Infinity where it does not say (n8n 2.8). */

@@ -7,7 +7,7 @@ import { operationError } from '../transport';
 import type { CycleSettings } from './cycle';
 import { DEFAULT_LATE_WINDOW_MINUTES, DEFAULT_MAX_JOBS_PER_POLL, DEFAULT_REQUESTS_PER_MINUTE, TRIGGER_OWNED_KEYS } from './description';
 import { mergeSearches, type SearchSpec } from './searches';
-import { keepsNoActivationPoll, lastScheduledMs, pollTimeMs, shortestIntervalMs } from './pollTime';
+import { entriesPollingNear, keepsNoActivationPoll, lastScheduledMs, pollTimeMs, shortestIntervalMs } from './pollTime';
 import { HOUR_MS, MINUTE_MS, SCHEDULED_POLL_LATE_MS } from './tunables';
 
 /** Everything a poll reads from the node's parameters, read once. */
@@ -70,6 +70,20 @@ function namedSearches(this: IPollFunctions, options: IDataObject): SearchSpec[]
 	);
 }
 
+/**
+ * n8n 2.41's durable scheduler runs each Poll Times entry's polls on their own, each on the state saved before it: two
+ * entries polling at about the same time would both send the same jobs. Checked at each poll, before any request.
+ */
+function refuseEntriesPollingTogether(this: IPollFunctions, nowMs: number, pollMs: number): void {
+	const nearMs = pollMs + MINUTE_MS;
+	const near = entriesPollingNear(this, nowMs, nearMs);
+	if (near.length < 2) return;
+	const at = new Date(nowMs).toLocaleTimeString('en-GB', { timeZone: this.getTimezone(), hour: '2-digit', minute: '2-digit' });
+	throw operationError(this.getNode(), 'invalid_input', `Poll Times entries ${near.slice(0, -1).join(', ')} and ${near[near.length - 1]} both poll at about ${at}`, {
+		description: `In n8n's durable scheduler each entry runs its own poll, at the same time as the other's, and both would send the same jobs. Remove one, or keep their times at least ${Math.ceil(nearMs / MINUTE_MS) + 1} minutes apart. Every X Hours counts as any minute of its hours (n8n picks the minute), a cron with L, W or # as any time: write those as a plain Custom cron.`,
+	});
+}
+
 export function readSettings(this: IPollFunctions): TriggerSettings {
 	const options = this.getNodeParameter('options', {}) as IDataObject;
 	const firstPollHours = numberOption(options.firstPollHours, 0);
@@ -78,6 +92,8 @@ export function readSettings(this: IPollFunctions): TriggerSettings {
 		? namedSearches.call(this, options)
 		: mergeSearches([{ name: 'Search', filters: filters.call(this, (name) => this.getNodeParameter(name, {}), '') }]);
 	const nowMs = Date.now();
+	const durable = this.getMode() !== 'manual' && keepsNoActivationPoll(this);
+	if (durable) refuseEntriesPollingTogether.call(this, nowMs, pollTimeMs(this));
 	return {
 		searches,
 		named,
@@ -95,7 +111,7 @@ export function readSettings(this: IPollFunctions): TriggerSettings {
 			// A cron this cannot read is not taken for polls an hour apart here: each poll would come after a pause.
 			longestIntervalMs: nowMs - SCHEDULED_POLL_LATE_MS - lastScheduledMs(this, nowMs, true),
 			// The activation poll ran after the moment Poll Times named before this one.
-			unkeptActivationWithinMs: keepsNoActivationPoll(this) ? nowMs - lastScheduledMs(this, nowMs) : undefined,
+			unkeptActivationWithinMs: durable ? nowMs - lastScheduledMs(this, nowMs) : undefined,
 		},
 	};
 }
