@@ -163,6 +163,21 @@ describe('Fetch Test Event with no matching job', () => {
 		expect(h.poller.staticData()).toEqual({});
 	});
 
+	it('with several searches, names each search and its filters', async () => {
+		const search = (name: string, keyword: string) => ({ name, keywordFilters: { includeKeywordsKeywords: keyword } });
+		h = await startHarnessed(
+			time,
+			DAY_START,
+			{ watch: 'severalSearches', searches: { search: [search('Rust', 'zzqxv-rust'), search('Go', 'zzqxv-go'), { ...search('Golang', 'zzqxv-go') }] } },
+			{ jobs: 300 },
+		);
+		const outcome = await h.poller.poll('manual');
+		expect(outcome.error?.message).toBe(NO_DATA_MESSAGE);
+		expect((outcome.error as { description?: string }).description).toMatch(
+			/^No recent job matches any search: "Rust" \(Include Keywords\); "Go", "Golang" \(Include Keywords\)\. Loosen or remove one of them/,
+		);
+	});
+
 	it("says so in n8n's words, and that the service holds no recent job at all, when no filter is set", async () => {
 		h = await startHarnessed(time, DAY_START, {}, { jobs: 0 });
 		const outcome = await h.poller.poll('manual');

@@ -36,7 +36,7 @@ async function sample(this: IPollFunctions, settings: TriggerSettings): Promise<
 	const byUid = jobsByUid(found, (job) => String(job.uid));
 	const jobs = [...byUid.values()].map((entry) => entry.job).sort((a, b) => Date.parse(String(b.createdAt)) - Date.parse(String(a.createdAt)));
 	this.logger.info(`${logPrefix.call(this)} test: ${jobs.length} sample jobs, spent ${formatUsd(consumedMicrocents)}`);
-	if (jobs.length === 0) throw noMatchingJob(this.getNode(), settings.searches[0].filters);
+	if (jobs.length === 0) throw noMatchingJob(this.getNode(), settings.searches, settings.named);
 	const usage = settings.includeUsage ? { consumedMicrocents, remainingMicrocents } : undefined;
 	return itemsOf(settings, jobs, new Map([...byUid].map(([uid, entry]) => [uid, entry.keys])), { usage });
 }
