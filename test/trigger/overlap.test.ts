@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import type { IPollFunctions } from 'n8n-workflow';
 
 import { LOCK_KEY } from '../../nodes/JobSearch/trigger/pollLock';
-import { entriesPollingNear, pollTimeMs, shortestIntervalMs } from '../../nodes/JobSearch/trigger/pollTime';
+import { entriesPollingTogether, pollTimeMs, shortestIntervalMs } from '../../nodes/JobSearch/trigger/pollTime';
 import { createPoller, type Poller } from '../harness/poll';
 import { propertyParameters } from '../support/property';
 import { startFrontProxy, type FrontProxy } from '../support/proxy';
@@ -266,31 +266,48 @@ describe("a poll's time", () => {
 	});
 });
 
-describe('Poll Times entries polling together', () => {
-	const entries = (...item: object[]) =>
-		({ getNodeParameter: (name: string, fallback: unknown) => (name === 'pollTimes' ? { item } : fallback), getTimezone: () => 'UTC' }) as unknown as IPollFunctions;
-	const at = (time: string) => Date.parse(`2026-11-20T${time}Z`);
-	const NEAR = 96_000;
+describe('Poll Times entries polling together (n8n 2.41 reads them)', () => {
+	const entries = (timeZone: string, ...item: object[]) =>
+		({ getNodeParameter: (name: string, fallback: unknown) => (name === 'pollTimes' ? { item } : fallback), getTimezone: () => timeZone }) as unknown as IPollFunctions;
+	const custom = (cronExpression: string) => ({ mode: 'custom', cronExpression });
+	/** What a poll of 36 s (n8n 2.41's durable budget) leaves: a poll may start a minute late, at any second of its minute. */
+	const NEAR = 36_000 + 2 * MINUTE;
+	const friday = (time: string) => Date.parse(`2026-11-20T${time}Z`);
+	const together = (...item: object[]) => entriesPollingTogether(entries('UTC', ...item), NEAR, friday('10:07:00'));
 
-	it('are those that name a moment near this one, each counted once', () => {
-		const hourlyAndEveryFive = entries({ mode: 'everyHour', minute: 0 }, { mode: 'everyX', value: 5, unit: 'minutes' });
-		expect(entriesPollingNear(hourlyAndEveryFive, at('10:00:03'), NEAR)).toEqual([1, 2]);
-		expect(entriesPollingNear(hourlyAndEveryFive, at('10:05:03'), NEAR)).toEqual([2]);
-		expect(entriesPollingNear(entries({ mode: 'everyMinute' }), at('10:05:03'), NEAR)).toEqual([1]);
+	it('are two that poll at the same minute, with the next time they do', () => {
+		expect(together({ mode: 'everyHour', minute: 0 }, { mode: 'everyX', value: 5, unit: 'minutes' })).toEqual({ entries: [1, 2], at: '11:00' });
+		expect(together({ mode: 'everyMinute' }, { mode: 'everyMinute' })).toEqual({ entries: [1, 2], at: '10:07' });
+		// In the workflow's time zone: 10:07 UTC is 11:07 in Berlin.
+		expect(entriesPollingTogether(entries('Europe/Berlin', { mode: 'everyMinute' }, { mode: 'everyMinute' }), NEAR, friday('10:07:00'))).toEqual({ entries: [1, 2], at: '11:07' });
+		expect(together({ mode: 'everyMinute' })).toBeUndefined();
 	});
 
-	it('are three minutes apart at least, where polls take at most a minute and a half', () => {
-		const nineAndTwoLater = entries({ mode: 'custom', cronExpression: '0 9 * * *' }, { mode: 'everyDay', hour: 9, minute: 2 });
-		expect(entriesPollingNear(nineAndTwoLater, at('09:00:30'), NEAR)).toEqual([1, 2]);
-		const nineAndThreeLater = entries({ mode: 'custom', cronExpression: '0 9 * * *' }, { mode: 'everyDay', hour: 9, minute: 3 });
-		expect(entriesPollingNear(nineAndThreeLater, at('09:00:59'), NEAR)).toEqual([1]);
-		expect(entriesPollingNear(nineAndThreeLater, at('09:03:00'), NEAR)).toEqual([2]);
+	it('are two whose minutes are less than 3 apart, across midnight too', () => {
+		expect(together(custom('0 9 * * *'), { mode: 'everyDay', hour: 9, minute: 2 })).toEqual({ entries: [1, 2], at: '09:00' });
+		expect(together(custom('0 9 * * *'), { mode: 'everyDay', hour: 9, minute: 3 })).toBeUndefined();
+		expect(together(custom('59 23 * * *'), custom('0 0 * * *'))).toEqual({ entries: [1, 2], at: '23:59' });
+		expect(together(custom('59 23 31 1 *'), custom('1 0 1 2 *'))).toEqual({ entries: [1, 2], at: '23:59' });
+		expect(together(custom('59 23 30 1 *'), custom('1 0 1 2 *'))).toBeUndefined();
 	});
 
-	it('count Every X Hours at any minute of its hours (n8n picks it), and a cron this cannot read at any time', () => {
-		const everyTwoHours = entries({ mode: 'everyX', value: 2, unit: 'hours' }, { mode: 'everyX', value: 15, unit: 'minutes' });
-		expect(entriesPollingNear(everyTwoHours, at('10:30:00'), NEAR)).toEqual([1, 2]);
-		expect(entriesPollingNear(everyTwoHours, at('11:30:00'), NEAR)).toEqual([2]);
-		expect(entriesPollingNear(entries({ mode: 'custom', cronExpression: '0 8 L * *' }, { mode: 'everyDay', hour: 9, minute: 0 }), at('12:00:00'), NEAR)).toEqual([1]);
+	it('are not two that poll on different days, as n8n 2.41 reads the days', () => {
+		expect(together(custom('*/15 8-18 * * 1-5'), custom('0 * * * 0,6'))).toBeUndefined();
+		expect(together(custom('0 9 * 1 *'), custom('0 9 * 2 *'))).toBeUndefined();
+		// n8n 2.41 takes 1-31 for a restriction: with weekdays, either one, so every day.
+		expect(together(custom('0 9 1-31 * 1-5'), custom('0 9 * * 6'))).toEqual({ entries: [1, 2], at: '09:00' });
+		expect(together(custom('0 9 1 * *'), custom('0 9 * * 1'))).toEqual({ entries: [1, 2], at: '09:00' });
+	});
+
+	it('is an entry whose times cannot be known beside others: Every X Hours (n8n picks its minute), a cron with L, W or #', () => {
+		expect(together({ mode: 'everyX', value: 2, unit: 'hours' }, { mode: 'everyDay', hour: 9, minute: 0 })).toEqual({ entries: [1] });
+		expect(together({ mode: 'everyDay', hour: 9, minute: 0 }, custom('0 8 L * *'))).toEqual({ entries: [2] });
+		expect(together({ mode: 'everyX', value: 2, unit: 'hours' })).toBeUndefined();
+	});
+
+	it('is an entry that polls several times a minute, alone too: a poll a few seconds late would overlap the next', () => {
+		expect(together(custom('*/10 * * * * *'))).toEqual({ entries: [1], often: true });
+		expect(together({ mode: 'everyMinute' }, custom('0,30 * 9 * * *'))).toEqual({ entries: [2], often: true });
+		expect(together(custom('30 * * * * *'))).toBeUndefined();
 	});
 });

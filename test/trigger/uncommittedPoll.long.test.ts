@@ -208,35 +208,48 @@ describe("n8n 2.41's durable scheduler, which keeps nothing of the poll that act
 		},
 	);
 
-	// Each entry is a job of its own there, and each poll starts on the state saved before it.
-	it('sends each job once where two Poll Times entries poll at the same minute: both polls are refused before any request, and the next poll sends their jobs', async () => {
+	// Each entry is a job of its own there, and each poll starts on the state saved before it: two
+	// at once both send the same jobs, and the poll lock, in that state, cannot see the other.
+	it('refuses, before any request, every poll of two Poll Times entries that poll at the same minute, so that two polls at once send nothing twice', async () => {
 		const activationMs = DAY_START + 15 * HOUR + 3_000;
 		const { poller, admin, accountId } = await published([{ mode: 'everyX', value: 5, unit: 'minutes' }, { mode: 'everyHour', minute: 0 }], activationMs);
-		await poller.poll({ commit: false, pollBudgetMs: UNFENCED_BUDGET_MS });
+		// The activation poll runs outside the scheduler, on a budget that does not tell.
+		expect(await poller.poll({ commit: false, pollBudgetMs: UNFENCED_BUDGET_MS })).toEqual({ items: [], empty: true });
+		const balance = admin.balance(accountId).totalMicrocents;
 		const sent: string[] = [];
-		for (let nowMs = activationMs + 5 * MINUTE; nowMs < activationMs + HOUR; nowMs += 5 * MINUTE) {
+		const errors: (string | undefined)[] = [];
+		const causes = new Set<unknown>();
+		for (let nowMs = activationMs + 5 * MINUTE; nowMs <= activationMs + HOUR; nowMs += 5 * MINUTE) {
 			jest.setSystemTime(nowMs - 30_000);
 			admin.addJobs([{ createdAt: iso(nowMs - 30_000) }]);
 			jest.setSystemTime(nowMs);
-			sent.push(...uidsOf((await poller.poll({ commit: true })).items));
+			// At 16:00:03, n8n starts a poll for each entry, on the same saved state.
+			const polls = nowMs === activationMs + HOUR ? [poller.poll({ commit: true }), poller.poll({ commit: true })] : [poller.poll({ commit: true })];
+			for (const outcome of await Promise.all(polls)) {
+				sent.push(...uidsOf(outcome.items));
+				errors.push(outcome.error?.message);
+				causes.add((outcome.error as { failure?: { cause?: string } } | undefined)?.failure?.cause);
+			}
 		}
-		jest.setSystemTime(activationMs + HOUR - 30_000);
-		const posted = admin.addJobs([{ createdAt: iso(activationMs + HOUR - 30_000) }]);
-
-		// 16:00:03: n8n starts a poll for each entry, on the same saved state.
-		jest.setSystemTime(activationMs + HOUR);
-		const balance = admin.balance(accountId).totalMicrocents;
-		const together = await Promise.all([poller.poll({ commit: true }), poller.poll({ commit: true })]);
-		for (const outcome of together) sent.push(...uidsOf(outcome.items));
-		const paidTogether = balance - admin.balance(accountId).totalMicrocents;
-
-		jest.setSystemTime(activationMs + HOUR + 5 * MINUTE);
-		sent.push(...uidsOf((await poller.poll({ commit: true })).items));
 		expect(duplicatesOf(sent)).toEqual([]);
-		expect(together.map((outcome) => outcome.error?.message)).toEqual(Array(2).fill('Poll Times entries 1 and 2 both poll at about 16:00'));
-		expect(paidTogether).toBe(0);
-		expect(sent).toEqual(expect.arrayContaining(posted.map((j) => j.uid)));
-		expect(sent.sort()).toEqual(admin.visibleJobs().map((j) => j.uid).sort());
+		expect(new Set(errors)).toEqual(new Set(['Poll Times entries 1 and 2 both poll at about 16:00']));
+		// n8n then waits its longest (30 minutes) before polling again, not seconds: the input must change.
+		expect(causes).toEqual(new Set(['configuration-invalid']));
+		expect(admin.balance(accountId).totalMicrocents).toBe(balance);
+	});
+
+	it('polls as usual where Poll Times entries poll 3 minutes apart, and refuses them 2 minutes apart', async () => {
+		const activationMs = DAY_START + 15 * HOUR + 3_000;
+		const apart = async (minute: number) => {
+			const { poller } = await published([{ mode: 'everyHour', minute: 0 }, { mode: 'custom', cronExpression: `${minute} * * * *` }], activationMs);
+			await poller.poll({ commit: false, pollBudgetMs: UNFENCED_BUDGET_MS });
+			jest.setSystemTime(activationMs + HOUR);
+			const outcome = await poller.poll({ commit: true });
+			await server?.close();
+			return outcome.error?.message;
+		};
+		expect(await apart(3)).toBeUndefined();
+		expect(await apart(2)).toBe('Poll Times entries 1 and 2 both poll at about 16:00');
 	});
 
 	it('where n8n keeps the activation poll (an unfenced budget), sends only the jobs posted after it', async () => {

@@ -349,7 +349,8 @@ export function operationError(
 	options: { description?: string; itemIndex?: number } = {},
 ): NodeOperationError {
 	const error = new NodeOperationError(node, message, options);
-	return attach(error, { error: message, error_code: errorCode, httpCode: null });
+	// Input the user must fix: n8n 2.41's durable scheduler then waits its longest before polling again, not seconds.
+	return attach(error, { error: message, error_code: errorCode, httpCode: null }, errorCode === 'invalid_input' ? 'configuration-invalid' : undefined);
 }
 
 /** The machine-readable part of any error this package throws, for error items and tests. */

@@ -44,22 +44,43 @@ function firstPass(ms: number, localAt: (ms: number) => { minute: number; hour: 
 	return ms;
 }
 
+/** What a cron names: its minutes and hours, and whether it names a day (month 1-12, weekday 0-6 from Sunday). */
+export interface CronFields {
+	minutes: Set<number>;
+	hours: Set<number>;
+	names: (day: number, month: number, weekday: number) => boolean;
+}
+
 /**
- * The last moment at or before `atMs`, to the minute, that a cron expression (five fields, or six with the seconds
- * first, or a preset, which only n8n 2.8 takes) names in `timeZone`; undefined where it cannot be read or names none in
- * about four years. Where day of month and weekday both restrict, either one matches, as in both of n8n's cron libraries;
- * a field of every value restricts nothing (n8n 2.8; n8n 2.41 takes `1-31` as a restriction and runs more often, so the
- * moment found here is never later than the one it ran).
+ * A cron expression (five fields, or six with the seconds first, or a preset, which only n8n 2.8 takes) read to the minute,
+ * or undefined (`L`, `W`, `#`). Where day of month and weekday both restrict, either one matches, as in both of n8n's cron
+ * libraries. A field of every value restricts nothing in n8n 2.8; n8n 2.41 takes any field but `*` (`?`) as a
+ * restriction (`asWritten`), so that `1-31` with weekdays runs every day.
  */
-export function lastCronMs(expression: string, timeZone: string, atMs: number): number | undefined {
+export function cronFields(expression: string, asWritten = false): CronFields | undefined {
 	const text = expression.trim();
 	const fields = (PRESETS.get(text.toLowerCase()) ?? text).split(/\s+/);
 	if (fields.length < 5 || fields.length > 6) return undefined;
 	const sets = fields.slice(-5).map((field, i) => fieldValues(field, FIELDS[i]));
 	if (!sets.every((set): set is Set<number> => set !== undefined)) return undefined;
 	const [minutes, hours, days, months, weekdays] = sets;
-	// Restricted: not every value (`0-6` is every weekday, as n8n reads it).
-	const eitherDay = days.size < 31 && weekdays.size < 7;
+	const restricts = (i: number, set: Set<number>, all: number) => (asWritten ? !['*', '?'].includes(fields.slice(-5)[i]) : set.size < all);
+	// `0-6` is every weekday, as n8n reads it.
+	const eitherDay = restricts(2, days, 31) && restricts(4, weekdays, 7);
+	const names = (day: number, month: number, weekday: number) =>
+		months.has(month) && (eitherDay ? days.has(day) || weekdays.has(weekday) : days.has(day) && weekdays.has(weekday));
+	return { minutes, hours, names };
+}
+
+/**
+ * The last moment at or before `atMs`, to the minute, that a cron expression names in `timeZone` (read as n8n 2.8 does:
+ * n8n 2.41 runs more often, so the moment found here is never later than the one it ran); undefined where it cannot be
+ * read or names none in about four years.
+ */
+export function lastCronMs(expression: string, timeZone: string, atMs: number): number | undefined {
+	const cron = cronFields(expression);
+	if (!cron) return undefined;
+	const { minutes, hours } = cron;
 	let format: Intl.DateTimeFormat;
 	try {
 		format = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', weekday: 'short' });
@@ -74,8 +95,7 @@ export function lastCronMs(expression: string, timeZone: string, atMs: number): 
 	// A day that does not match is passed whole, an hour that does not whole: a few thousand steps reach years back.
 	for (let step = 0; step < 5_000; step++) {
 		const { minute, hour, day, month, weekday } = localAt(ms);
-		const dayMatches = months.has(month) && (eitherDay ? days.has(day) || weekdays.has(weekday) : days.has(day) && weekdays.has(weekday));
-		if (!dayMatches) {
+		if (!cron.names(day, month, weekday)) {
 			ms -= (hour * 60 + minute + 1) * MINUTE_MS;
 			// Where the clocks went forward that day, that lands an hour early in the day before: back to its last minute.
 			const landed = localAt(ms);

@@ -1,6 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { lastCronMs, secondsGapMs } from './cron';
+import { cronFields, lastCronMs, secondsGapMs, type CronFields } from './cron';
 import { BUCKET_MINUTES, HOUR_MS, MINUTE_MS, POLL_TIME_SHARE, SCHEDULED_POLL_LATE_MS } from './tunables';
 
 const DAY_MS = 24 * HOUR_MS;
@@ -82,16 +82,48 @@ export function lastScheduledMs(context: IPollFunctions, nowMs: number, coarse =
 	return Math.max(...entries(context).map(lastOf));
 }
 
+/** The calendar's days over eight years (leap days and every weekday of every date among them), as [day, month, weekday]. */
+function calendarDays(): [number, number, number][] {
+	const start = Date.UTC(2026, 0, 1);
+	return Array.from({ length: 8 * 366 }, (_, i) => new Date(start + i * DAY_MS)).map((d) => [d.getUTCDate(), d.getUTCMonth() + 1, d.getUTCDay()]);
+}
+
 /**
- * The Poll Times entries (numbered from 1) that may poll within `nearMs` of `atMs`: Every X Hours at any minute of its hours
- * (n8n picks it), a cron this cannot read at any time.
+ * Two Poll Times entries (numbered from 1) that n8n 2.41 may start polling less than `nearMs` apart (across midnight too), and
+ * a time of day they do, the next from `atMs`; or the first entry that polls several times a minute, or whose times this
+ * cannot know beside others (Every X Hours: n8n picks its minute; a cron with `L`, `W`, `#`). Wall times: a cron naming a
+ * time the clocks skip is not counted where n8n runs it.
  */
-export function entriesPollingNear(context: IPollFunctions, atMs: number, nearMs: number): number[] {
-	return entries(context).flatMap((item, index) => {
-		const cron = entryCron(item) ?? (item.mode === 'everyX' ? `* */${item.value} * * *` : '');
-		const lastMs = lastCronMs(cron, context.getTimezone(), atMs + nearMs) ?? atMs;
-		return lastMs >= atMs - nearMs ? [index + 1] : [];
-	});
+export function entriesPollingTogether(context: IPollFunctions, nearMs: number, atMs: number): { entries: number[]; at?: string; often?: boolean } | undefined {
+	const items = entries(context);
+	const often = items.findIndex((item) => item.mode === 'custom' && secondsGapMs(String(item.cronExpression ?? '')) !== undefined);
+	if (often >= 0) return { entries: [often + 1], often: true };
+	const crons = items.map((item) => cronFields(entryCron(item) ?? '', true));
+	if (crons.length < 2) return undefined;
+	const unknown = crons.findIndex((cron) => cron === undefined);
+	if (unknown >= 0) return { entries: [unknown + 1] };
+	const days = calendarDays();
+	const reach = Math.ceil(nearMs / MINUTE_MS) - 1;
+	const local = new Intl.DateTimeFormat('en-GB', { timeZone: context.getTimezone(), hourCycle: 'h23', hour: '2-digit', minute: '2-digit' }).format(atMs);
+	const nowMinute = Number(local.slice(0, 2)) * 60 + Number(local.slice(3, 5));
+	const polls = (cron: CronFields, minute: number) => minute >= 0 && minute < 24 * 60 && cron.hours.has(Math.floor(minute / 60)) && cron.minutes.has(minute % 60);
+	for (let i = 0; i < crons.length; i++) {
+		for (let j = i + 1; j < crons.length; j++) {
+			const [a, b] = [crons[i]!, crons[j]!];
+			// The other polls a day later (1), the same day or a day earlier, on some date both name so.
+			const laters = [-1, 0, 1].filter((later) => days.some(([day, month, weekday], d) => a.names(day, month, weekday) && days[d + later] !== undefined && b.names(...days[d + later])));
+			for (let offset = 0; offset < 24 * 60; offset++) {
+				const minute = (nowMinute + offset) % (24 * 60);
+				if (!polls(a, minute)) continue;
+				for (let k = -reach; k <= reach; k++) {
+					if (!laters.some((later) => polls(b, minute + k - later * 24 * 60))) continue;
+					const at = `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
+					return { entries: [i + 1, j + 1], at };
+				}
+			}
+		}
+	}
+	return undefined;
 }
 
 /** What n8n says a poll may take (getPollBudgetMs, n8n 2.41), or Infinity where it does not say (n8n 2.8). */

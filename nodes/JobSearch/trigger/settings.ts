@@ -7,7 +7,7 @@ import { operationError } from '../transport';
 import type { CycleSettings } from './cycle';
 import { DEFAULT_LATE_WINDOW_MINUTES, DEFAULT_MAX_JOBS_PER_POLL, DEFAULT_REQUESTS_PER_MINUTE, TRIGGER_OWNED_KEYS } from './description';
 import { mergeSearches, type SearchSpec } from './searches';
-import { entriesPollingNear, keepsNoActivationPoll, lastScheduledMs, pollTimeMs, shortestIntervalMs } from './pollTime';
+import { entriesPollingTogether, keepsNoActivationPoll, lastScheduledMs, pollTimeMs, shortestIntervalMs } from './pollTime';
 import { HOUR_MS, MINUTE_MS, SCHEDULED_POLL_LATE_MS } from './tunables';
 
 /** Everything a poll reads from the node's parameters, read once. */
@@ -72,16 +72,25 @@ function namedSearches(this: IPollFunctions, options: IDataObject): SearchSpec[]
 
 /**
  * n8n 2.41's durable scheduler runs each Poll Times entry's polls on their own, each on the state saved before it: two
- * entries polling at about the same time would both send the same jobs. Checked at each poll, before any request.
+ * polling at about the same time would send the same jobs. A poll may start a minute late, at any second of its minute.
  */
 function refuseEntriesPollingTogether(this: IPollFunctions, nowMs: number, pollMs: number): void {
-	const nearMs = pollMs + MINUTE_MS;
-	const near = entriesPollingNear(this, nowMs, nearMs);
-	if (near.length < 2) return;
-	const at = new Date(nowMs).toLocaleTimeString('en-GB', { timeZone: this.getTimezone(), hour: '2-digit', minute: '2-digit' });
-	throw operationError(this.getNode(), 'invalid_input', `Poll Times entries ${near.slice(0, -1).join(', ')} and ${near[near.length - 1]} both poll at about ${at}`, {
-		description: `In n8n's durable scheduler each entry runs its own poll, at the same time as the other's, and both would send the same jobs. Remove one, or keep their times at least ${Math.ceil(nearMs / MINUTE_MS) + 1} minutes apart. Every X Hours counts as any minute of its hours (n8n picks the minute), a cron with L, W or # as any time: write those as a plain Custom cron.`,
-	});
+	const nearMs = pollMs + 2 * MINUTE_MS;
+	const together = entriesPollingTogether(this, nearMs, nowMs);
+	if (!together) return;
+	const description = `n8n's durable scheduler runs each Poll Times entry's polls on their own, and two at about the same time would send the same jobs. Keep one entry, or keep their times at least ${Math.ceil(nearMs / MINUTE_MS)} minutes apart.`;
+	const [first, second] = together.entries;
+	if (together.often) {
+		throw operationError(this.getNode(), 'invalid_input', `Poll Times entry ${first} polls several times a minute`, {
+			description: "n8n's durable scheduler may start a poll before the one before it saved its state, and both would send the same jobs. Poll at most once a minute.",
+		});
+	}
+	if (together.at === undefined) {
+		throw operationError(this.getNode(), 'invalid_input', `Poll Times entry ${first} polls at times the trigger cannot tell, beside other entries`, {
+			description: `${description} Every X Hours polls at a minute n8n picks, and a cron with L, W or # is not read here: write it as a Custom cron that names its minutes.`,
+		});
+	}
+	throw operationError(this.getNode(), 'invalid_input', `Poll Times entries ${first} and ${second} both poll at about ${together.at}`, { description });
 }
 
 export function readSettings(this: IPollFunctions): TriggerSettings {
