@@ -11,6 +11,7 @@ async function gatedSleep(ms: number): Promise<void> {
 }
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: (ms: number) => gatedSleep(ms) }));
 
+import { CronExpressionParser } from 'cron-parser';
 import fc from 'fast-check';
 import type { IPollFunctions } from 'n8n-workflow';
 
@@ -309,5 +310,87 @@ describe('Poll Times entries polling together (n8n 2.41 reads them)', () => {
 		expect(together(custom('*/10 * * * * *'))).toEqual({ entries: [1], often: true });
 		expect(together({ mode: 'everyMinute' }, custom('0,30 * 9 * * *'))).toEqual({ entries: [2], often: true });
 		expect(together(custom('30 * * * * *'))).toBeUndefined();
+	});
+});
+
+describe("Poll Times entries polling together, against n8n 2.41's cron library", () => {
+	/** n8n 2.41's durable budget for a poll, and how late n8n may start one. */
+	const POLL = 36_000;
+	const LATE = MINUTE;
+	const value = (min: number, max: number) => fc.integer({ min, max }).map(String);
+	const field = (min: number, max: number) =>
+		fc.oneof(
+			fc.constant('*'),
+			value(min, max),
+			fc.tuple(fc.integer({ min, max }), fc.integer({ min, max })).map(([a, b]) => `${Math.min(a, b)}-${Math.max(a, b)}`),
+			fc.tuple(fc.constantFrom('*', String(min)), fc.integer({ min: 2, max: Math.max(2, max - min) })).map(([from, step]) => `${from}/${step}`),
+			// n8n 2.41 refuses a list that names a value twice.
+			fc.uniqueArray(value(min, max), { minLength: 2, maxLength: 3 }).map((values) => values.join(',')),
+		);
+	const custom = fc.tuple(field(0, 59), field(0, 23), field(1, 31), field(1, 12), field(0, 6)).map((fields) => ({ mode: 'custom', cronExpression: fields.join(' ') }));
+	const minute = fc.integer({ min: 0, max: 59 });
+	const hour = fc.integer({ min: 0, max: 23 });
+	const mode = fc.oneof(
+		fc.constant({ mode: 'everyMinute' }),
+		minute.map((m) => ({ mode: 'everyHour', minute: m })),
+		fc.tuple(hour, minute).map(([h, m]) => ({ mode: 'everyDay', hour: h, minute: m })),
+		fc.tuple(hour, minute, fc.integer({ min: 0, max: 6 })).map(([h, m, weekday]) => ({ mode: 'everyWeek', hour: h, minute: m, weekday: String(weekday) })),
+		fc.tuple(hour, minute, fc.integer({ min: 1, max: 31 })).map(([h, m, dayOfMonth]) => ({ mode: 'everyMonth', hour: h, minute: m, dayOfMonth })),
+		fc.integer({ min: 2, max: 30 }).map((v) => ({ mode: 'everyX', value: v, unit: 'minutes' })),
+	);
+	/** The cron n8n 2.41's durable scheduler runs for an entry (poll-trigger-job-registrar): its modes at one second it picks. */
+	const scheduled = (item: Record<string, unknown>, second: number) => {
+		if (item.mode === 'custom') return `0 ${String(item.cronExpression)}`;
+		const { minute: m, hour: h } = item;
+		if (item.mode === 'everyMinute') return `${second} * * * * *`;
+		if (item.mode === 'everyHour') return `${second} ${m} * * * *`;
+		if (item.mode === 'everyDay') return `${second} ${m} ${h} * * *`;
+		if (item.mode === 'everyWeek') return `${second} ${m} ${h} * * ${item.weekday}`;
+		if (item.mode === 'everyMonth') return `${second} ${m} ${h} ${item.dayOfMonth} * *`;
+		return `${second} */${item.value} * * * *`;
+	};
+	/** Whether two polls of these crons start closer than a poll and a late start, from `fromMs` on (the first `cap` polls of both). */
+	const meet = (a: string, b: string, timeZone: string, fromMs: number, cap: number) => {
+		const polls = (cron: string) => CronExpressionParser.parse(cron, { currentDate: new Date(fromMs), tz: timeZone });
+		// A cron the library refuses (April 31st, a value named twice) is refused when the workflow is published.
+		const valid = (cron: string) => {
+			try {
+				return polls(cron) !== undefined;
+			} catch {
+				return false;
+			}
+		};
+		if (!valid(a) || !valid(b)) return false;
+		const [as, bs] = [polls(a), polls(b)];
+		let [aMs, bMs] = [as.next().getTime(), bs.next().getTime()];
+		for (let n = 0; n < cap; n++) {
+			if (Math.abs(aMs - bMs) < POLL + LATE) return true;
+			if (aMs < bMs) aMs = as.next().getTime();
+			else bMs = bs.next().getTime();
+		}
+		return false;
+	};
+	/** Another entry at a few minutes from `item`'s, the same hours and days: often near, sometimes not. */
+	const near = (item: Record<string, unknown>) =>
+		fc.integer({ min: -4, max: 4 }).map((shift) => {
+			const fields = item.mode === 'custom' ? String(item.cronExpression).split(' ') : ['0', String(item.hour ?? '*'), '*', '*', '*'];
+			const first = Number(fields[0].split(/[,/-]/)[0].replace('*', '0'));
+			return { mode: 'custom', cronExpression: [String((first + shift + 60) % 60), ...fields.slice(1)].join(' ') };
+		});
+
+	it('are told wherever the library has two polls start closer than a poll and a late start (a fixed seed)', () => {
+		const entryOf = fc.oneof(custom, mode);
+		const pair = entryOf.chain((a) => fc.tuple(fc.constant(a), fc.oneof(entryOf, near(a))));
+		// Zones without summer time: a cron naming a wall time the clocks skip is not counted (DESIGN.md, assumption 7).
+		const zone = fc.constantFrom('UTC', 'Asia/Kolkata', 'Asia/Tokyo');
+		const moment = fc.integer({ min: Date.parse('2026-01-01T00:00:00Z'), max: Date.parse('2027-12-31T00:00:00Z') });
+		fc.assert(
+			fc.property(pair, zone, moment, fc.integer({ min: 0, max: 59 }), ([a, b], timeZone, atMs, second) => {
+				const context = { getNodeParameter: (name: string, fallback: unknown) => (name === 'pollTimes' ? { item: [a, b] } : fallback), getTimezone: () => timeZone } as unknown as IPollFunctions;
+				const told = entriesPollingTogether(context, POLL + 2 * MINUTE, atMs);
+				if (meet(scheduled(a, second), scheduled(b, second), timeZone, atMs, 300)) expect({ a, b, told: told !== undefined }).toEqual({ a, b, told: true });
+			}),
+			propertyParameters(100, 20261201),
+		);
 	});
 });
