@@ -26,14 +26,6 @@ function fieldValues(field: string, [min, max, names]: (typeof FIELDS)[number]):
 	return values;
 }
 
-/** The shortest time between two polls of a cron with seconds that names several in a minute, or undefined. */
-export function secondsGapMs(expression: string): number | undefined {
-	const fields = expression.trim().split(/\s+/);
-	const seconds = fields.length === 6 ? [...(fieldValues(fields[0], [0, 59, []]) ?? [])].sort((a, b) => a - b) : [];
-	if (seconds.length < 2) return undefined;
-	return Math.min(...seconds.map((second, i) => (seconds[i + 1] ?? seconds[0] + 60) - second)) * 1_000;
-}
-
 /** Where the clocks went back (an hour, or half of one), a wall time comes twice: n8n 2.41 runs the first only. */
 function firstPass(ms: number, localAt: (ms: number) => { minute: number; hour: number; day: number }): number {
 	const wall = localAt(ms);

@@ -1,6 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { cronFields, lastCronMs, secondsGapMs, type CronFields } from './cron';
+import { cronFields, lastCronMs, type CronFields } from './cron';
 import { BUCKET_MINUTES, HOUR_MS, MINUTE_MS, POLL_TIME_SHARE, SCHEDULED_POLL_LATE_MS } from './tunables';
 
 const DAY_MS = 24 * HOUR_MS;
@@ -41,7 +41,7 @@ function entryCron(item: IDataObject): string | undefined {
 
 /** [shortest, longest] time n8n may leave between two polls of one entry (a custom cron: a minute to an hour). */
 function entryIntervalsMs(item: IDataObject): [number, number] {
-	if (item.mode === 'custom') return [secondsGapMs(String(item.cronExpression ?? '')) ?? MINUTE_MS, HOUR_MS];
+	if (item.mode === 'custom') return [MINUTE_MS, HOUR_MS];
 	if (item.mode !== 'everyX') return MODE_INTERVALS_MS.get(item.mode) ?? [MINUTE_MS, HOUR_MS];
 	const value = Math.floor(Number(item.value));
 	const [size, unitMs] = item.unit === 'minutes' ? [60, MINUTE_MS] : [24, HOUR_MS];
@@ -82,43 +82,61 @@ export function lastScheduledMs(context: IPollFunctions, nowMs: number, coarse =
 	return Math.max(...entries(context).map(lastOf));
 }
 
-/** The calendar's days over eight years (leap days and every weekday of every date among them), as [day, month, weekday]. */
-function calendarDays(): [number, number, number][] {
-	const start = Date.UTC(2026, 0, 1);
-	return Array.from({ length: 8 * 366 }, (_, i) => new Date(start + i * DAY_MS)).map((d) => [d.getUTCDate(), d.getUTCMonth() + 1, d.getUTCDay()]);
+const MONTH_DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Every date on every weekday, as [day, month, weekday] (28 years bring them all), each with the dates that may follow it. */
+const DATES = MONTH_DAYS.flatMap((days, m) => Array.from({ length: days * 7 }, (_, i): [number, number, number] => [Math.floor(i / 7) + 1, m + 1, i % 7]));
+const following = ([day, month, weekday]: [number, number, number]): [number, number, number][] =>
+	[...(day < MONTH_DAYS[month - 1] ? [[day + 1, month]] : []), ...(day === MONTH_DAYS[month - 1] || (month === 2 && day === 28) ? [[1, (month % 12) + 1]] : [])].map(
+		([d, m]) => [d, m, (weekday + 1) % 7],
+	);
+
+/** The seconds an entry may poll at: n8n 2.41 puts every fixed mode at one second it picks, a five-field cron at 0. */
+function secondsOf(item: IDataObject): [number, number] {
+	const fields = String(item.cronExpression ?? '').trim().split(/\s+/);
+	if (item.mode !== 'custom') return [0, 59];
+	if (fields.length < 6) return [0, 0];
+	return /^\d+$/.test(fields[0]) ? [Number(fields[0]), Number(fields[0])] : [0, 59];
 }
 
 /**
- * Two Poll Times entries (numbered from 1) that n8n 2.41 may start polling less than `nearMs` apart (across midnight too), and
- * a time of day they do, the next from `atMs`; or the first entry that polls several times a minute, or whose times this
- * cannot know beside others (Every X Hours: n8n picks its minute; a cron with `L`, `W`, `#`). Wall times: a cron naming a
- * time the clocks skip is not counted where n8n runs it.
+ * Two Poll Times entries (numbered from 1) that n8n 2.41 may start polling less than `nearMs` apart (a poll's time and a late
+ * start: across midnight too), and a time of day they do, the next from `atMs`; or the first entry whose times this cannot
+ * know beside others (Every X Hours: n8n picks its minute; a cron with `L`, `W`, `#`). Wall times: where the clocks go
+ * forward, two on either side of the jump come closer than this counts.
  */
-export function entriesPollingTogether(context: IPollFunctions, nearMs: number, atMs: number): { entries: number[]; at?: string; often?: boolean } | undefined {
+export function entriesPollingTogether(context: IPollFunctions, nearMs: number, atMs: number): { entries: number[]; at?: string } | undefined {
 	const items = entries(context);
-	const often = items.findIndex((item) => item.mode === 'custom' && secondsGapMs(String(item.cronExpression ?? '')) !== undefined);
-	if (often >= 0) return { entries: [often + 1], often: true };
 	const crons = items.map((item) => cronFields(entryCron(item) ?? '', true));
 	if (crons.length < 2) return undefined;
 	const unknown = crons.findIndex((cron) => cron === undefined);
 	if (unknown >= 0) return { entries: [unknown + 1] };
-	const days = calendarDays();
-	const reach = Math.ceil(nearMs / MINUTE_MS) - 1;
-	const local = new Intl.DateTimeFormat('en-GB', { timeZone: context.getTimezone(), hourCycle: 'h23', hour: '2-digit', minute: '2-digit' }).format(atMs);
-	const nowMinute = Number(local.slice(0, 2)) * 60 + Number(local.slice(3, 5));
+	// The next time of day they meet is counted from now, in the workflow's time zone (from midnight where it is no zone).
+	let nowMinute: number;
+	try {
+		const now = new Intl.DateTimeFormat('en-GB', { timeZone: context.getTimezone(), hourCycle: 'h23', hour: '2-digit', minute: '2-digit' }).format(atMs);
+		nowMinute = Number(now.slice(0, 2)) * 60 + Number(now.slice(3, 5));
+	} catch {
+		nowMinute = 0;
+	}
 	const polls = (cron: CronFields, minute: number) => minute >= 0 && minute < 24 * 60 && cron.hours.has(Math.floor(minute / 60)) && cron.minutes.has(minute % 60);
+	const reach = Math.ceil(nearMs / MINUTE_MS) + 1;
 	for (let i = 0; i < crons.length; i++) {
 		for (let j = i + 1; j < crons.length; j++) {
 			const [a, b] = [crons[i]!, crons[j]!];
+			// Whether polls `k` minutes apart may start closer than `nearMs`: the fixed modes share their second.
+			const [[aFrom, aTo], [bFrom, bTo]] = [secondsOf(items[i]), secondsOf(items[j])];
+			const shared = items[i].mode !== 'custom' && items[j].mode !== 'custom';
+			const near = (k: number) => (shared ? Math.abs(k * MINUTE_MS) < nearMs : k * MINUTE_MS + (bTo - aFrom) * 1_000 > -nearMs && k * MINUTE_MS + (bFrom - aTo) * 1_000 < nearMs);
 			// The other polls a day later (1), the same day or a day earlier, on some date both name so.
-			const laters = [-1, 0, 1].filter((later) => days.some(([day, month, weekday], d) => a.names(day, month, weekday) && days[d + later] !== undefined && b.names(...days[d + later])));
+			const meet = (first: CronFields, then: CronFields) => DATES.some((date) => first.names(...date) && following(date).some((next) => then.names(...next)));
+			const laters = [-1, 0, 1].filter((later) => (later === 0 ? DATES.some((date) => a.names(...date) && b.names(...date)) : later > 0 ? meet(a, b) : meet(b, a)));
 			for (let offset = 0; offset < 24 * 60; offset++) {
 				const minute = (nowMinute + offset) % (24 * 60);
 				if (!polls(a, minute)) continue;
 				for (let k = -reach; k <= reach; k++) {
-					if (!laters.some((later) => polls(b, minute + k - later * 24 * 60))) continue;
-					const at = `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
-					return { entries: [i + 1, j + 1], at };
+					if (!near(k) || !laters.some((later) => polls(b, minute + k - later * 24 * 60))) continue;
+					return { entries: [i + 1, j + 1], at: `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}` };
 				}
 			}
 		}

@@ -72,22 +72,18 @@ function namedSearches(this: IPollFunctions, options: IDataObject): SearchSpec[]
 
 /**
  * n8n 2.41's durable scheduler runs each Poll Times entry's polls on their own, each on the state saved before it: two
- * polling at about the same time would send the same jobs. A poll may start a minute late, at any second of its minute.
+ * polling at about the same time would send the same jobs. A poll may start a minute late.
  */
 function refuseEntriesPollingTogether(this: IPollFunctions, nowMs: number, pollMs: number): void {
-	const nearMs = pollMs + 2 * MINUTE_MS;
+	const nearMs = pollMs + MINUTE_MS;
 	const together = entriesPollingTogether(this, nearMs, nowMs);
 	if (!together) return;
-	const description = `n8n's durable scheduler runs each Poll Times entry's polls on their own, and two at about the same time would send the same jobs. Keep one entry, or keep their times at least ${Math.ceil(nearMs / MINUTE_MS)} minutes apart.`;
+	// Apart by this many minutes, two polls start further apart than `nearMs` at any seconds.
+	const description = `n8n's durable scheduler runs each Poll Times entry's polls on their own, and two at about the same time would send the same jobs. Keep one entry, or keep their times at least ${Math.ceil((nearMs + MINUTE_MS) / MINUTE_MS)} minutes apart.`;
 	const [first, second] = together.entries;
-	if (together.often) {
-		throw operationError(this.getNode(), 'invalid_input', `Poll Times entry ${first} polls several times a minute`, {
-			description: "n8n's durable scheduler may start a poll before the one before it saved its state, and both would send the same jobs. Poll at most once a minute.",
-		});
-	}
 	if (together.at === undefined) {
 		throw operationError(this.getNode(), 'invalid_input', `Poll Times entry ${first} polls at times the trigger cannot tell, beside other entries`, {
-			description: `${description} Every X Hours polls at a minute n8n picks, and a cron with L, W or # is not read here: write it as a Custom cron that names its minutes.`,
+			description: `${description} Every X Hours polls at a minute n8n picks, and a cron with L, W, # or H is not read here: write it as a Custom cron that names its minutes.`,
 		});
 	}
 	throw operationError(this.getNode(), 'invalid_input', `Poll Times entries ${first} and ${second} both poll at about ${together.at}`, { description });
