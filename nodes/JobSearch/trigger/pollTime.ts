@@ -99,11 +99,40 @@ function secondsOf(item: IDataObject): [number, number] {
 	return /^\d+$/.test(fields[0]) ? [Number(fields[0]), Number(fields[0])] : [0, 59];
 }
 
+/** Where the clocks of `timeZone` jump forward within a year of `atMs`: [the wall minute they jump at, by how many minutes]. */
+function forwardJumps(timeZone: string, atMs: number): [number, number][] {
+	let format: Intl.DateTimeFormat;
+	try {
+		format = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', hour: 'numeric', minute: 'numeric', timeZoneName: 'longOffset' });
+	} catch {
+		return [];
+	}
+	const local = (ms: number) => {
+		const parts = Object.fromEntries(format.formatToParts(ms).map((p) => [p.type, p.value]));
+		const [, sign, hours, minutes] = /([+-])(\d\d):(\d\d)/.exec(parts.timeZoneName) ?? ['', '+', '0', '0'];
+		return { wall: Number(parts.hour) * 60 + Number(parts.minute), offset: (sign === '-' ? -1 : 1) * (Number(hours) * 60 + Number(minutes)) };
+	};
+	const jumps = new Map<string, [number, number]>();
+	const startMs = Math.floor(atMs / MINUTE_MS) * MINUTE_MS;
+	for (let day = 0; day < 366; day++) {
+		let [lo, hi] = [startMs + day * DAY_MS, startMs + (day + 1) * DAY_MS];
+		const shift = local(hi).offset - local(lo).offset;
+		if (shift <= 0) continue;
+		while (hi - lo > MINUTE_MS) {
+			const mid = lo + Math.floor((hi - lo) / 2 / MINUTE_MS) * MINUTE_MS;
+			if (local(mid).offset === local(lo).offset) lo = mid;
+			else hi = mid;
+		}
+		const at = local(lo).wall + 1;
+		jumps.set(`${at}/${shift}`, [at, shift]);
+	}
+	return [...jumps.values()];
+}
+
 /**
  * Two Poll Times entries (numbered from 1) that n8n 2.41 may start polling less than `nearMs` apart (a poll's time and a late
  * start: across midnight too), and a time of day they do, the next from `atMs`; or the first entry whose times this cannot
- * know beside others (Every X Hours: n8n picks its minute; a cron with `L`, `W`, `#`). Wall times: where the clocks go
- * forward, two on either side of the jump come closer than this counts.
+ * know beside others (Every X Hours: n8n picks its minute; a cron with `L`, `W`, `#`).
  */
 export function entriesPollingTogether(context: IPollFunctions, nearMs: number, atMs: number): { entries: number[]; at?: string } | undefined {
 	const items = entries(context);
@@ -119,6 +148,8 @@ export function entriesPollingTogether(context: IPollFunctions, nearMs: number, 
 	} catch {
 		nowMinute = 0;
 	}
+	const clock = (minute: number) => `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
+	const jumps = forwardJumps(context.getTimezone(), atMs);
 	const polls = (cron: CronFields, minute: number) => minute >= 0 && minute < 24 * 60 && cron.hours.has(Math.floor(minute / 60)) && cron.minutes.has(minute % 60);
 	const reach = Math.ceil(nearMs / MINUTE_MS) + 1;
 	for (let i = 0; i < crons.length; i++) {
@@ -136,7 +167,18 @@ export function entriesPollingTogether(context: IPollFunctions, nearMs: number, 
 				if (!polls(a, minute)) continue;
 				for (let k = -reach; k <= reach; k++) {
 					if (!near(k) || !laters.some((later) => polls(b, minute + k - later * 24 * 60))) continue;
-					return { entries: [i + 1, j + 1], at: `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}` };
+					return { entries: [i + 1, j + 1], at: clock(minute) };
+				}
+			}
+			// Where the clocks jump forward (any day: a few over-refused), two wall times on either side of the jump come
+			// closer by it; a time it skips runs that much later.
+			for (const [jumpAt, shift] of jumps) {
+				const real = (wall: number) => (wall < jumpAt + shift ? wall : wall - shift);
+				const around = (cron: CronFields) =>
+					[-24 * 60, 0, 24 * 60].flatMap((day) => [...cron.hours].flatMap((h) => [...cron.minutes].map((m) => day + h * 60 + m))).filter((wall) => Math.abs(wall - jumpAt) <= shift + reach);
+				for (const wallA of around(a)) {
+					const straddles = (wallB: number) => (wallA < jumpAt + shift) !== (wallB < jumpAt + shift);
+					if (around(b).some((wallB) => straddles(wallB) && near(real(wallB) - real(wallA)))) return { entries: [i + 1, j + 1], at: clock((wallA + 24 * 60) % (24 * 60)) };
 				}
 			}
 		}
