@@ -19,6 +19,7 @@ import { LOCK_KEY } from '../../nodes/JobSearch/trigger/pollLock';
 import { cronFields } from '../../nodes/JobSearch/trigger/cron';
 import { entriesPollingTogether, pollTimeMs, shortestIntervalMs } from '../../nodes/JobSearch/trigger/pollTime';
 import { createPoller, type Poller } from '../harness/poll';
+import { cronExpression } from '../support/cron';
 import { propertyParameters } from '../support/property';
 import { startFrontProxy, type FrontProxy } from '../support/proxy';
 import { fillRateWindow, iso, moveTo, postedAt, staticOf, uidsOf } from './pollHelpers';
@@ -337,17 +338,7 @@ describe("Poll Times entries polling together, against n8n 2.41's cron library",
 	/** n8n 2.41's durable budget for a poll, and how late n8n may start one. */
 	const POLL = 36_000;
 	const LATE = MINUTE;
-	const value = (min: number, max: number) => fc.integer({ min, max }).map(String);
-	const field = (min: number, max: number) =>
-		fc.oneof(
-			fc.constant('*'),
-			value(min, max),
-			fc.tuple(fc.integer({ min, max }), fc.integer({ min, max })).map(([a, b]) => `${Math.min(a, b)}-${Math.max(a, b)}`),
-			fc.tuple(fc.constantFrom('*', String(min)), fc.integer({ min: 2, max: Math.max(2, max - min) })).map(([from, step]) => `${from}/${step}`),
-			// n8n 2.41 refuses a list that names a value twice.
-			fc.uniqueArray(value(min, max), { minLength: 2, maxLength: 3 }).map((values) => values.join(',')),
-		);
-	const custom = fc.tuple(field(0, 59), field(0, 23), field(1, 31), field(1, 12), field(0, 6)).map((fields) => ({ mode: 'custom', cronExpression: fields.join(' ') }));
+	const custom = cronExpression(31).map((expression) => ({ mode: 'custom', cronExpression: expression }));
 	const minute = fc.integer({ min: 0, max: 59 });
 	const hour = fc.integer({ min: 0, max: 23 });
 	const mode = fc.oneof(

@@ -93,8 +93,8 @@ const following = ([day, month, weekday]: [number, number, number]): [number, nu
 
 /** The seconds an entry may poll at: n8n 2.41 puts every fixed mode at one second it picks, a five-field cron at 0. */
 function secondsOf(item: IDataObject): [number, number] {
-	const fields = String(item.cronExpression ?? '').trim().split(/\s+/);
 	if (item.mode !== 'custom') return [0, 59];
+	const fields = String(item.cronExpression ?? '').trim().split(/\s+/);
 	if (fields.length < 6) return [0, 0];
 	return /^\d+$/.test(fields[0]) ? [Number(fields[0]), Number(fields[0])] : [0, 59];
 }
