@@ -11,15 +11,12 @@ async function gatedSleep(ms: number): Promise<void> {
 }
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: (ms: number) => gatedSleep(ms) }));
 
-import { CronExpressionParser } from 'cron-parser';
 import fc from 'fast-check';
 import type { IPollFunctions } from 'n8n-workflow';
 
 import { LOCK_KEY } from '../../nodes/JobSearch/trigger/pollLock';
-import { cronFields } from '../../nodes/JobSearch/trigger/cron';
-import { entriesPollingTogether, pollTimeMs, shortestIntervalMs } from '../../nodes/JobSearch/trigger/pollTime';
+import { pollTimeMs, shortestIntervalMs } from '../../nodes/JobSearch/trigger/pollTime';
 import { createPoller, type Poller } from '../harness/poll';
-import { cronExpression } from '../support/cron';
 import { propertyParameters } from '../support/property';
 import { startFrontProxy, type FrontProxy } from '../support/proxy';
 import { fillRateWindow, iso, moveTo, postedAt, staticOf, uidsOf } from './pollHelpers';
@@ -259,156 +256,5 @@ describe("a poll's time", () => {
 		expect(pollTimeMs(context(every({ mode: 'everyMinute' }), 5 * MINUTE))).toBe(48_000);
 		expect(pollTimeMs(context(every({ mode: 'everyHour' }), 0))).toBe(15 * MINUTE);
 		expect(pollTimeMs(context(every({ mode: 'everyHour' }), 'soon'))).toBe(15 * MINUTE);
-	});
-});
-
-describe('Poll Times entries polling together (n8n 2.41 reads them)', () => {
-	const entries = (timeZone: string, ...item: object[]) =>
-		({ getNodeParameter: (name: string, fallback: unknown) => (name === 'pollTimes' ? { item } : fallback), getTimezone: () => timeZone }) as unknown as IPollFunctions;
-	const custom = (cronExpression: string) => ({ mode: 'custom', cronExpression });
-	/** A poll of 36 s (n8n 2.41's durable budget), which may start a minute late. */
-	const NEAR = 36_000 + MINUTE;
-	const friday = (time: string) => Date.parse(`2026-11-20T${time}Z`);
-	const together = (...item: object[]) => entriesPollingTogether(entries('UTC', ...item), NEAR, friday('10:07:00'));
-
-	it('are two that poll at the same minute, with the next time they do', () => {
-		expect(together({ mode: 'everyHour', minute: 0 }, { mode: 'everyX', value: 5, unit: 'minutes' })).toEqual({ entries: [1, 2], at: '11:00' });
-		expect(together({ mode: 'everyMinute' }, { mode: 'everyMinute' })).toEqual({ entries: [1, 2], at: '10:07' });
-		// In the workflow's time zone: 10:07 UTC is 11:07 in Berlin.
-		expect(entriesPollingTogether(entries('Europe/Berlin', { mode: 'everyMinute' }, { mode: 'everyMinute' }), NEAR, friday('10:07:00'))).toEqual({ entries: [1, 2], at: '11:07' });
-		expect(together({ mode: 'everyMinute' })).toBeUndefined();
-		// A time zone n8n did not resolve ("DEFAULT") fails no poll: the time is counted from midnight.
-		expect(entriesPollingTogether(entries('DEFAULT', { mode: 'everyMinute' }, { mode: 'everyMinute' }), NEAR, friday('10:07:00'))).toEqual({ entries: [1, 2], at: '00:00' });
-	});
-
-	it('are two whose minutes are less than 3 apart, across midnight too, or 2 where both are fixed modes (n8n gives them one second)', () => {
-		// A fixed mode polls at a second n8n picks, a five-field cron at second 0.
-		expect(together({ mode: 'everyDay', hour: 9, minute: 0 }, custom('2 9 * * *'))).toEqual({ entries: [1, 2], at: '09:00' });
-		expect(together({ mode: 'everyDay', hour: 9, minute: 0 }, custom('3 9 * * *'))).toBeUndefined();
-		expect(together(custom('0 9 * * *'), { mode: 'everyDay', hour: 9, minute: 2 })).toBeUndefined();
-		expect(together({ mode: 'everyHour', minute: 0 }, { mode: 'everyDay', hour: 9, minute: 1 })).toEqual({ entries: [1, 2], at: '09:00' });
-		expect(together({ mode: 'everyX', value: 5, unit: 'minutes' }, { mode: 'everyDay', hour: 9, minute: 2 })).toBeUndefined();
-		// Five fields run at second 0: a minute apart is near, two are not.
-		expect(together(custom('59 23 * * *'), custom('0 0 * * *'))).toEqual({ entries: [1, 2], at: '23:59' });
-		expect(together(custom('59 23 31 1 *'), custom('0 0 1 2 *'))).toEqual({ entries: [1, 2], at: '23:59' });
-		expect(together(custom('58 23 31 1 *'), custom('0 0 1 2 *'))).toBeUndefined();
-		expect(together(custom('59 23 30 1 *'), custom('0 0 1 2 *'))).toBeUndefined();
-		// The 1st of March follows the 28th of February three years in four.
-		expect(together(custom('59 23 28 2 *'), custom('0 0 1 3 *'))).toEqual({ entries: [1, 2], at: '23:59' });
-		expect(together(custom('30 0 9 * * *'), custom('0 1 9 * * *'))).toEqual({ entries: [1, 2], at: '09:00' });
-	});
-
-	// Found by a review: eight years from 2026 hold no 14 February on a Tuesday, no 29 February on a Monday.
-	it('are two that meet on a date that falls on a weekday only in some years', () => {
-		expect(together(custom('0 9 14 2 *'), custom('0 9 * * 2'))).toEqual({ entries: [1, 2], at: '09:00' });
-		expect(together(custom('0 9 29 2 *'), custom('0 9 * * 1'))).toEqual({ entries: [1, 2], at: '09:00' });
-	});
-
-	// Found by a review: where the clocks jump forward, two times on either side of the jump come an hour closer, and a time
-	// it skips runs an hour later (n8n 2.41's cron library).
-	it('are two that come near where the clocks jump forward', () => {
-		const inZone = (timeZone: string, ...item: object[]) => entriesPollingTogether(entries(timeZone, ...item), NEAR, friday('10:07:00'));
-		expect(inZone('America/New_York', custom('59 1 * * *'), custom('0 3 * * *'))).toEqual({ entries: [1, 2], at: '01:59' });
-		expect(inZone('America/New_York', custom('0 2 * * *'), custom('0 3 * * *'))).toEqual({ entries: [1, 2], at: '02:00' });
-		expect(inZone('Europe/Berlin', custom('30 2 * * *'), { mode: 'everyHour', minute: 30 })).toEqual({ entries: [1, 2], at: '02:30' });
-		expect(inZone('America/Santiago', custom('59 23 * * *'), custom('0 1 * * *'))).toEqual({ entries: [1, 2], at: '23:59' });
-		// Lord Howe Island goes forward half an hour.
-		expect(inZone('Australia/Lord_Howe', custom('59 1 * * *'), custom('30 2 * * *'))).toEqual({ entries: [1, 2], at: '01:59' });
-		expect(inZone('America/New_York', custom('0 1 * * *'), custom('0 3 * * *'))).toBeUndefined();
-		expect(inZone('UTC', custom('59 1 * * *'), custom('0 3 * * *'))).toBeUndefined();
-	});
-
-	it('are not two that poll on different days, as n8n 2.41 reads the days', () => {
-		expect(together(custom('*/15 8-18 * * 1-5'), custom('0 * * * 0,6'))).toBeUndefined();
-		expect(together(custom('0 9 * 1 *'), custom('0 9 * 2 *'))).toBeUndefined();
-		// n8n 2.41 takes 1-31 for a restriction: with weekdays, either one, so every day.
-		expect(together(custom('0 9 1-31 * 1-5'), custom('0 9 * * 6'))).toEqual({ entries: [1, 2], at: '09:00' });
-		expect(together(custom('0 9 1 * *'), custom('0 9 * * 1'))).toEqual({ entries: [1, 2], at: '09:00' });
-	});
-
-	it('is an entry whose times cannot be known beside others: Every X Hours (n8n picks its minute), a cron with L, W or #', () => {
-		expect(together({ mode: 'everyX', value: 2, unit: 'hours' }, { mode: 'everyDay', hour: 9, minute: 0 })).toEqual({ entries: [1] });
-		expect(together({ mode: 'everyDay', hour: 9, minute: 0 }, custom('0 8 L * *'))).toEqual({ entries: [2] });
-		expect(together({ mode: 'everyX', value: 2, unit: 'hours' })).toBeUndefined();
-	});
-
-});
-
-describe("Poll Times entries polling together, against n8n 2.41's cron library", () => {
-	/** n8n 2.41's durable budget for a poll, and how late n8n may start one. */
-	const POLL = 36_000;
-	const LATE = MINUTE;
-	const custom = cronExpression(31).map((expression) => ({ mode: 'custom', cronExpression: expression }));
-	const minute = fc.integer({ min: 0, max: 59 });
-	const hour = fc.integer({ min: 0, max: 23 });
-	const mode = fc.oneof(
-		fc.constant({ mode: 'everyMinute' }),
-		minute.map((m) => ({ mode: 'everyHour', minute: m })),
-		fc.tuple(hour, minute).map(([h, m]) => ({ mode: 'everyDay', hour: h, minute: m })),
-		fc.tuple(hour, minute, fc.integer({ min: 0, max: 6 })).map(([h, m, weekday]) => ({ mode: 'everyWeek', hour: h, minute: m, weekday: String(weekday) })),
-		fc.tuple(hour, minute, fc.integer({ min: 1, max: 31 })).map(([h, m, dayOfMonth]) => ({ mode: 'everyMonth', hour: h, minute: m, dayOfMonth })),
-		fc.integer({ min: 2, max: 30 }).map((v) => ({ mode: 'everyX', value: v, unit: 'minutes' })),
-	);
-	/** The cron n8n 2.41's durable scheduler runs for an entry (poll-trigger-job-registrar): its modes at one second it picks. */
-	const scheduled = (item: Record<string, unknown>, second: number) => {
-		if (item.mode === 'custom') return `0 ${String(item.cronExpression)}`;
-		const { minute: m, hour: h } = item;
-		if (item.mode === 'everyMinute') return `${second} * * * * *`;
-		if (item.mode === 'everyHour') return `${second} ${m} * * * *`;
-		if (item.mode === 'everyDay') return `${second} ${m} ${h} * * *`;
-		if (item.mode === 'everyWeek') return `${second} ${m} ${h} * * ${item.weekday}`;
-		if (item.mode === 'everyMonth') return `${second} ${m} ${h} ${item.dayOfMonth} * *`;
-		return `${second} */${item.value} * * * *`;
-	};
-	/** Whether a cron names a date there is (the library searches long for one that is not, such as the 31st of April). */
-	const names = (cron: string) => {
-		const fields = cronFields(cron, true);
-		const monthDays = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-		return fields !== undefined && monthDays.some((days, m) => Array.from({ length: days * 7 }).some((_, i) => fields.names(Math.floor(i / 7) + 1, m + 1, i % 7)));
-	};
-	/** Whether two polls of these crons start closer than a poll and a late start, from `fromMs` on (the first `cap` polls of both, in two years). */
-	const meet = (a: string, b: string, timeZone: string, fromMs: number, cap: number) => {
-		const polls = (cron: string) => CronExpressionParser.parse(cron, { currentDate: new Date(fromMs), tz: timeZone });
-		// A cron the library refuses (April 31st, a value named twice) is refused when the workflow is published; one that
-		// names no real date (the 31st of February and September) it gives up on, with times decades away.
-		const valid = (cron: string) => {
-			try {
-				return polls(cron).next().getTime() < fromMs + 4 * 366 * 24 * 60 * MINUTE;
-			} catch {
-				return false;
-			}
-		};
-		if (!names(a) || !names(b) || !valid(a) || !valid(b)) return false;
-		const [as, bs] = [polls(a), polls(b)];
-		let [aMs, bMs] = [as.next().getTime(), bs.next().getTime()];
-		for (let n = 0; n < cap && Math.min(aMs, bMs) < fromMs + 2 * 366 * 24 * 60 * MINUTE; n++) {
-			if (Math.abs(aMs - bMs) < POLL + LATE) return true;
-			if (aMs < bMs) aMs = as.next().getTime();
-			else bMs = bs.next().getTime();
-		}
-		return false;
-	};
-	/** Another entry at a few minutes from `item`'s, the same hours and days: often near, sometimes not. */
-	const near = (item: Record<string, unknown>) =>
-		fc.integer({ min: -4, max: 4 }).map((shift) => {
-			const fields = item.mode === 'custom' ? String(item.cronExpression).split(' ') : ['0', String(item.hour ?? '*'), '*', '*', '*'];
-			const first = Number(fields[0].split(/[,/-]/)[0].replace('*', '0'));
-			return { mode: 'custom', cronExpression: [String((first + shift + 60) % 60), ...fields.slice(1)].join(' ') };
-		});
-
-	it('are told wherever the library has two polls start closer than a poll and a late start (a fixed seed)', () => {
-		const entryOf = fc.oneof(custom, mode);
-		const pair = entryOf.chain((a) => fc.tuple(fc.constant(a), fc.oneof(entryOf, near(a))));
-		// Lord Howe Island's half-hour jump can keep the library searching for minutes: it has its named case above.
-		const zone = fc.constantFrom('UTC', 'Asia/Kolkata', 'America/New_York', 'Europe/Berlin', 'America/Santiago');
-		const moment = fc.integer({ min: Date.parse('2026-01-01T00:00:00Z'), max: Date.parse('2027-12-31T00:00:00Z') });
-		fc.assert(
-			fc.property(pair, zone, moment, fc.integer({ min: 0, max: 59 }), ([a, b], timeZone, atMs, second) => {
-				const context = { getNodeParameter: (name: string, fallback: unknown) => (name === 'pollTimes' ? { item: [a, b] } : fallback), getTimezone: () => timeZone } as unknown as IPollFunctions;
-				const told = entriesPollingTogether(context, POLL + LATE, atMs);
-				if (meet(scheduled(a, second), scheduled(b, second), timeZone, atMs, 300)) expect({ a, b, told: told !== undefined }).toEqual({ a, b, told: true });
-			}),
-			propertyParameters(100, 20261201),
-		);
 	});
 });

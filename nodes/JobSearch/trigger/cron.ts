@@ -36,29 +36,20 @@ function firstPass(ms: number, localAt: (ms: number) => { minute: number; hour: 
 	return ms;
 }
 
-/** What a cron names: its minutes and hours, and whether it names a day (month 1-12, weekday 0-6 from Sunday). */
-export interface CronFields {
-	minutes: Set<number>;
-	hours: Set<number>;
-	names: (day: number, month: number, weekday: number) => boolean;
-}
-
 /**
  * A cron expression (five fields, or six with the seconds first, or a preset, which only n8n 2.8 takes) read to the minute,
- * or undefined (`L`, `W`, `#`). Where day of month and weekday both restrict, either one matches, as in both of n8n's cron
- * libraries. A field of every value restricts nothing in n8n 2.8; n8n 2.41 takes any field but `*` (`?`) as a
- * restriction (`asWritten`), so that `1-31` with weekdays runs every day.
+ * or undefined (`L`, `W`, `#`): its minutes, hours, and whether it names a day (month 1-12, weekday 0-6 from Sunday).
+ * Where day of month and weekday both restrict, either one matches, as in both of n8n's cron libraries.
  */
-export function cronFields(expression: string, asWritten = false): CronFields | undefined {
+function cronFields(expression: string): { minutes: Set<number>; hours: Set<number>; names: (day: number, month: number, weekday: number) => boolean } | undefined {
 	const text = expression.trim();
 	const fields = (PRESETS.get(text.toLowerCase()) ?? text).split(/\s+/);
 	if (fields.length < 5 || fields.length > 6) return undefined;
 	const sets = fields.slice(-5).map((field, i) => fieldValues(field, FIELDS[i]));
 	if (!sets.every((set): set is Set<number> => set !== undefined)) return undefined;
 	const [minutes, hours, days, months, weekdays] = sets;
-	const restricts = (i: number, set: Set<number>, all: number) => (asWritten ? !['*', '?'].includes(fields.slice(-5)[i]) : set.size < all);
-	// `0-6` is every weekday, as n8n reads it.
-	const eitherDay = restricts(2, days, 31) && restricts(4, weekdays, 7);
+	// `0-6` is every weekday, as n8n 2.8 reads it.
+	const eitherDay = days.size < 31 && weekdays.size < 7;
 	const names = (day: number, month: number, weekday: number) =>
 		months.has(month) && (eitherDay ? days.has(day) || weekdays.has(weekday) : days.has(day) && weekdays.has(weekday));
 	return { minutes, hours, names };

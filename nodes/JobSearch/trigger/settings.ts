@@ -7,7 +7,7 @@ import { operationError } from '../transport';
 import type { CycleSettings } from './cycle';
 import { DEFAULT_LATE_WINDOW_MINUTES, DEFAULT_MAX_JOBS_PER_POLL, DEFAULT_REQUESTS_PER_MINUTE, TRIGGER_OWNED_KEYS } from './description';
 import { mergeSearches, type SearchSpec } from './searches';
-import { entriesPollingTogether, keepsNoActivationPoll, lastScheduledMs, pollTimeMs, shortestIntervalMs } from './pollTime';
+import { keepsNoActivationPoll, lastScheduledMs, pollTimeMs, pollTimesEntries, shortestIntervalMs } from './pollTime';
 import { HOUR_MS, MINUTE_MS, SCHEDULED_POLL_LATE_MS } from './tunables';
 
 /** Everything a poll reads from the node's parameters, read once. */
@@ -72,21 +72,16 @@ function namedSearches(this: IPollFunctions, options: IDataObject): SearchSpec[]
 
 /**
  * n8n 2.41's durable scheduler runs each Poll Times entry's polls on their own, each on the state saved before it: two
- * polling at about the same time would send the same jobs. A poll may start a minute late.
+ * polling at once would send the same jobs, and how late n8n may start a poll is an instance setting
+ * (N8N_SCHEDULER_MISFIRE_GRACE), so no times apart are safe.
  */
-function refuseEntriesPollingTogether(this: IPollFunctions, nowMs: number, pollMs: number): void {
-	const nearMs = pollMs + MINUTE_MS;
-	const together = entriesPollingTogether(this, nearMs, nowMs);
-	if (!together) return;
-	// Apart by this many minutes, two polls start further apart than `nearMs` at any seconds.
-	const description = `n8n's durable scheduler runs each Poll Times entry's polls on their own, and two at about the same time would send the same jobs. Keep one entry, or keep their times at least ${Math.ceil((nearMs + MINUTE_MS) / MINUTE_MS)} minutes apart.`;
-	const [first, second] = together.entries;
-	if (together.at === undefined) {
-		throw operationError(this.getNode(), 'invalid_input', `Poll Times entry ${first} polls at times the trigger cannot tell, beside other entries`, {
-			description: `${description} Every X Hours polls at a minute n8n picks, and a cron with L, W, # or H is not read here: write it as a Custom cron that names its minutes.`,
-		});
-	}
-	throw operationError(this.getNode(), 'invalid_input', `Poll Times entries ${first} and ${second} both poll at about ${together.at}`, { description });
+function refuseSeveralEntries(this: IPollFunctions): void {
+	const count = pollTimesEntries(this).length;
+	if (count < 2) return;
+	throw operationError(this.getNode(), 'invalid_input', `Poll Times holds ${count} entries, which n8n's durable scheduler polls on their own`, {
+		description:
+			'Two of its polls at once would send the same jobs. Keep one entry: a Custom cron can name several times, for example 0 9,13,17 * * 1-5 (9:00, 13:00 and 17:00 on weekdays).',
+	});
 }
 
 export function readSettings(this: IPollFunctions): TriggerSettings {
@@ -98,7 +93,7 @@ export function readSettings(this: IPollFunctions): TriggerSettings {
 		: mergeSearches([{ name: 'Search', filters: filters.call(this, (name) => this.getNodeParameter(name, {}), '') }]);
 	const nowMs = Date.now();
 	const durable = this.getMode() !== 'manual' && keepsNoActivationPoll(this);
-	if (durable) refuseEntriesPollingTogether.call(this, nowMs, pollTimeMs(this));
+	if (durable) refuseSeveralEntries.call(this);
 	return {
 		searches,
 		named,
