@@ -7,6 +7,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { startServer, type RunningServer } from '../../server';
 import { createDurablePoller, type DurablePoller } from '../harness/durablePoll';
+import { createPoller } from '../harness/poll';
 import { startRowLedger, type RowLedger } from '../harness/rowLedger';
 import { DAY_START, FAKE_DATE_ONLY, HOUR, MINUTE, ROW_PRICE_MICROCENTS } from './scriptedDay';
 
@@ -157,7 +158,7 @@ describe("n8n 2.41's durable scheduler, which keeps nothing of the poll that act
 	}
 
 	const friday = (hours: number) => DAY_START + hours * HOUR;
-	const TWO_ENTRIES = "Poll Times holds 2 entries, which n8n's durable scheduler polls on their own";
+	const TWO_ENTRIES = 'Poll Times has 2 entries, and this n8n polls each on its own: new jobs could be sent twice';
 	/** Poll Times; when published; when the first scheduled poll comes; the moment Poll Times named before it; the workflow's time zone (2026-11-20 is a Friday). */
 	const cases: [string, INodeParameters, number, number, number, string][] = [
 		// A poll may start five minutes late, so the moment before is read five minutes before this poll.
@@ -252,6 +253,27 @@ describe("n8n 2.41's durable scheduler, which keeps nothing of the poll that act
 		};
 		expect(await polled({ mode: 'everyDay', hour: 9, minute: 0 }, { mode: 'everyDay', hour: 17, minute: 0 })).toBe(TWO_ENTRIES);
 		expect(await polled({ mode: 'custom', cronExpression: '0 9,17 * * *' })).toBeUndefined();
+	});
+
+	it('polls two Poll Times entries as usual where n8n keeps one state (n8n 2.8, no budget), and Fetch Test Event samples jobs in the durable scheduler', async () => {
+		const activationMs = DAY_START + 15 * HOUR + 3_000;
+		const twoEntries = { pollTimes: { item: [{ mode: 'everyDay', hour: 9, minute: 0 }, { mode: 'everyDay', hour: 17, minute: 0 }] } };
+		jest.setSystemTime(activationMs);
+		server = await startServer({ clock: { now: () => Date.now() }, jobs: 0, seed: 2413 });
+		const account = await server.admin.createAccount({ plan: 'pro', poolMicrocents: 10 ** 13 });
+		server.admin.addJobs([{ createdAt: iso(activationMs - 2 * MINUTE) }]);
+		const credentials = { apiKey: account.key, baseUrl: server.url };
+		const durable = createPoller({ credentials, parameters: twoEntries, pollBudgetMs: DURABLE_POLL_BUDGET_MS });
+		const sample = await durable.poll('manual');
+		expect(sample.error).toBeUndefined();
+		expect(sample.items).toHaveLength(1);
+		const keptState = createPoller({ credentials, parameters: twoEntries });
+		expect(await keptState.poll()).toEqual({ items: [], empty: true });
+		jest.setSystemTime(activationMs + HOUR);
+		const posted = server.admin.addJobs([{ createdAt: iso(activationMs + HOUR - MINUTE) }]);
+		const next = await keptState.poll();
+		expect(next.error).toBeUndefined();
+		expect(uidsOf(next.items)).toEqual(posted.map((j) => j.uid));
 	});
 
 	it('where n8n keeps the activation poll (an unfenced budget), sends only the jobs posted after it', async () => {

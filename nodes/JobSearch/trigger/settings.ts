@@ -78,9 +78,9 @@ function namedSearches(this: IPollFunctions, options: IDataObject): SearchSpec[]
 function refuseSeveralEntries(this: IPollFunctions): void {
 	const count = pollTimesEntries(this).length;
 	if (count < 2) return;
-	throw operationError(this.getNode(), 'invalid_input', `Poll Times holds ${count} entries, which n8n's durable scheduler polls on their own`, {
+	throw operationError(this.getNode(), 'invalid_input', `Poll Times has ${count} entries, and this n8n polls each on its own: new jobs could be sent twice`, {
 		description:
-			'Two of its polls at once would send the same jobs. Keep one entry: a Custom cron can name several times, for example 0 9,13,17 * * 1-5 (9:00, 13:00 and 17:00 on weekdays).',
+			'Every poll fails until Poll Times has one entry. Delete the others, or set Mode to Custom and list every time in Cron Expression, for example 0 9,13,17 * * 1-5 (9:00, 13:00 and 17:00 on weekdays), then save the workflow.',
 	});
 }
 
