@@ -11,15 +11,6 @@ import { FAULT_PAUSE_MS, INDEX_CLOCK_DOUBT_MS, MEMORY_MS, POLL_TIME_SHARE, SCHED
 
 export type { CycleDeps, CycleSettings, FailureKind } from './types';
 
-/** One search to poll: its key (see searches.ts) and how to ask the service with its filters. */
-interface SearchInput {
-	key: string;
-	fetchPage: FetchPage;
-}
-
-/** What every search's readers read in this poll, together. */
-type ReadTotals = Pick<Reader, 'rows' | 'requests' | 'consumedMicrocents' | 'remainingMicrocents' | 'warnings'>;
-
 /** A poll of every search: their counts summed, `firstPoll` and `learning` where any search's is. */
 export interface CycleOutcome extends Pick<SearchResult, 'firstPoll' | 'learning' | 'late' | 'reposts' | 'capped'> {
 	/** New jobs, newest first, each once however many searches found it. */
@@ -28,18 +19,19 @@ export interface CycleOutcome extends Pick<SearchResult, 'firstPoll' | 'learning
 	foundBy: Map<string, string[]>;
 	/** The state to keep, once the jobs are safely handed over. */
 	state: TriggerState;
-	reader: ReadTotals;
+	/** What every search's readers read in this poll, together. */
+	reader: Pick<Reader, 'rows' | 'requests' | 'consumedMicrocents' | 'remainingMicrocents' | 'warnings'>;
 	budget: RequestBudget;
 	/** The failure that ended a search's reading (`key`), and what it means: a lasting one before a passing one; `everySearch`: the credential's (it would meet every search where a poll asked only some), or all met its kind and none read. */
 	failure?: { error: Error; kind: FailureKind; key: string; everySearch?: boolean };
 }
 
-const sum = (results: SearchResult[], of: (r: SearchResult) => number) => results.reduce((total, r) => total + of(r), 0);
+const sum = <T>(items: T[], of: (item: T) => number) => items.reduce((total, item) => total + of(item), 0);
 
-/** One poll of every search on one request budget (DESIGN.md): new jobs first, then final looks, then young looks; each job sent once. */
+/** One poll of every search (by key, searches.ts) on one request budget (DESIGN.md): new jobs first, then final looks, then young looks; each job sent once. */
 export async function runSearches(
 	previous: TriggerState | DroppedState | undefined,
-	searches: SearchInput[],
+	searches: { key: string; fetchPage: FetchPage }[],
 	settings: CycleSettings,
 	deps: Omit<CycleDeps, 'fetchPage'>,
 ): Promise<CycleOutcome> {
@@ -66,7 +58,7 @@ export async function runSearches(
 	// The searches take turns at going first, so a budget that runs out does not always miss the same one.
 	const turn = runs.length > 0 ? base.polls % runs.length : 0;
 	const inTurn = [...runs.slice(turn), ...runs.slice(0, turn)];
-	const rowsRead = () => runs.reduce((total, run) => total + run.reader.rows, 0);
+	const rowsRead = () => sum(runs, (run) => run.reader.rows);
 	// Activation reads send their first requests together: the index shows each search the same jobs.
 	const activating = inTurn.filter((run) => run.activating);
 	await Promise.all(activating.map(async (run) => await run.readNew(0)));

@@ -68,19 +68,18 @@ export class Known {
 
 	/** After a whole read of `range`: the known uids it did not return are gone (not counted, never sent again). */
 	markGone(range: Range, read: RangeRead): void {
-		for (const [uid, ms] of this.watch.seen) if (ms >= range.fromMs && ms <= range.toMs && !read.shown.has(uid)) this.watch.gone.add(uid);
+		for (const uid of this.uidsIn(range, read.shown)) this.watch.gone.add(uid);
 	}
 
 	/** Known jobs created from `fromMs` up to `toMs`: they come back first where a page ends there. */
-	readonly at = (fromMs: number, toMs: number): number => this.countIn({ fromMs, toMs });
+	readonly at = (fromMs: number, toMs: number): number => this.uidsIn({ fromMs, toMs }).length;
 
 	/** Known jobs the index still shows (as far as the trigger knows) in `range`. */
-	activeIn = (range: Range): number => this.countIn(range, this.watch.gone);
+	activeIn = (range: Range): number => this.uidsIn(range, this.watch.gone).length;
 
-	private countIn(range: Range, except = new Set<string>()): number {
-		let count = 0;
-		for (const [uid, ms] of this.watch.seen) if (ms >= range.fromMs && ms <= range.toMs && !except.has(uid)) count++;
-		return count;
+	/** The known uids created in `range`, but those in `except`. */
+	private uidsIn(range: Range, except = new Set<string>()): string[] {
+		return [...this.watch.seen].filter(([uid, ms]) => ms >= range.fromMs && ms <= range.toMs && !except.has(uid)).map(([uid]) => uid);
 	}
 
 	/** An end up to `toMs` where `(fromMs, end]` holds fewer known jobs than totals are rounded from (all of one millisecond, if more share it). */
@@ -144,7 +143,7 @@ function outside(stretch: Range, hole: Range): Range[] {
 export const settledOf = (watch: Watch): number => Math.min(watch.floorMs, ...watch.pending.map((p) => p.fromMs - 1));
 
 /** Forgets uids a day below the floor and pending parts and below `keepFromMs`, and the oldest past `cap` (every look rises above them); returns those above the settled part. */
-export function forget(watch: Watch, cap: number, keepFromMs = Infinity): number {
+export function forget(watch: Watch, cap: number, keepFromMs: number): number {
 	// Once the cap forgets a uid above the settled part, the looks and parts rise past unread jobs.
 	const settledMs = settledOf(watch);
 	for (const [uid, ms] of watch.seen) if (ms < Math.min(settledMs - MEMORY_MS, keepFromMs)) watch.seen.delete(uid);

@@ -41,7 +41,6 @@ function entryCron(item: IDataObject): string | undefined {
 
 /** [shortest, longest] time n8n may leave between two polls of one entry (a custom cron: a minute to an hour). */
 function entryIntervalsMs(item: IDataObject): [number, number] {
-	if (item.mode === 'custom') return [MINUTE_MS, HOUR_MS];
 	if (item.mode !== 'everyX') return MODE_INTERVALS_MS.get(item.mode) ?? [MINUTE_MS, HOUR_MS];
 	const value = Math.floor(Number(item.value));
 	const [size, unitMs] = item.unit === 'minutes' ? [60, MINUTE_MS] : [24, HOUR_MS];

@@ -44,7 +44,7 @@ const at = (ms: number) => new Date(ms).toISOString();
  * One line per poll: what it sent, read, paid and waited for (`rateLimited`: the 429s its requests met), and what the user
  * should know; `names` (Several Searches) says which search a failure met.
  */
-export function report(this: IPollFunctions, outcome: CycleOutcome, events: { rateLimited: number; names?: Map<string, string[]> } = { rateLimited: 0 }): void {
+export function report(this: IPollFunctions, outcome: CycleOutcome, events: { rateLimited: number; names: Map<string, string[]> }): void {
 	const { reader, budget } = outcome;
 	const head = logPrefix.call(this);
 	const parts = [
@@ -71,7 +71,7 @@ export function report(this: IPollFunctions, outcome: CycleOutcome, events: { ra
 	this.logger.info(`${head} ${parts.join('; ')}`);
 	const failure = outcome.failure;
 	// With several searches, one that always fails would otherwise go unnoticed behind the jobs the others send.
-	const search = failure && !failure.everySearch && events.names?.get(failure.key);
+	const search = failure && !failure.everySearch && events.names.get(failure.key);
 	const which = search ? `search "${search.join('", "')}": ` : '';
 	if (failure && failure.kind.kind !== 'lasting') {
 		const what = failure.kind.kind === 'rate-limited' ? 'the service is rate limiting this key' : 'the service did not answer properly';

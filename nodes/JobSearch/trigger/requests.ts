@@ -39,11 +39,6 @@ export function windowCap(settings: RequestSettings): number {
 	return Math.max(WINDOW_REQUEST_CAP, Math.ceil(settings.requestsPerMinute));
 }
 
-function capacity(settings: RequestSettings): number {
-	const minutes = Math.max(BUCKET_MINUTES, (settings.intervalMs ?? 0) / MINUTE_MS);
-	return Math.max(windowCap(settings), settings.requestsPerMinute * minutes);
-}
-
 /** The requests one poll may make: Requests per Minute on average (lowered after 429s), at most the window's cap in any 61 s, none in a pause or past the deadline. */
 export class RequestBudget {
 	private ledger: RequestLedger;
@@ -133,7 +128,9 @@ export class RequestBudget {
 	private refill(nowMs = this.clock.now()): void {
 		const elapsedMin = Math.max(0, nowMs - this.ledger.atMs) / MINUTE_MS;
 		const rate = this.settings.requestsPerMinute * this.ledger.share;
-		this.ledger.tokens = Math.min(capacity(this.settings), this.ledger.tokens + rate * elapsedMin);
+		const bucketMinutes = Math.max(BUCKET_MINUTES, (this.settings.intervalMs ?? 0) / MINUTE_MS);
+		const capacity = Math.max(windowCap(this.settings), this.settings.requestsPerMinute * bucketMinutes);
+		this.ledger.tokens = Math.min(capacity, this.ledger.tokens + rate * elapsedMin);
 		this.ledger.atMs = nowMs;
 	}
 }

@@ -12,14 +12,13 @@ export class SearchRun {
 	readonly reader: Reader;
 	private known?: Known;
 	private watch = this.previous.watch && cloneWatch(this.previous.watch);
-	private firstPoll = false;
 	private firstPageMs?: number;
 	/** The next request goes with the other searches' (their heads meet the index at one moment). */
 	private burst = false;
 	/** The requests this search's looks may still send in this poll. */
 	private quota = Infinity;
 	private readonly cheap = this.settings.delivery === 'lowestCost';
-	/** Its activation read has not begun: it goes with the other searches' (cycle.ts). */
+	/** Its activation read has not begun: it goes with the other searches' (cycle.ts), and reads the Late Window for the first time. */
 	readonly activating = !this.previous.watch;
 	/** Emit on First Poll is for the trigger's first activation: not a dropped state's, nor a search's added later (a job another search sent over a day ago is no longer known to it). */
 	private readonly lookbackMs = this.previous.droppedMs === undefined && !this.previous.added ? this.settings.firstPollLookbackMs : undefined;
@@ -197,7 +196,6 @@ export class SearchRun {
 		const windowFromMs = Math.min(finalMs, sinceMs - this.settings.lateWindowMs);
 		const { droppedMs } = this.previous;
 		const fromMs = this.lookbackMs === undefined ? windowFromMs : Math.min(windowFromMs, nowMs - this.lookbackMs);
-		this.firstPoll = true;
 		this.burst = true;
 		const read = await this.reader.readRange({ fromMs });
 		if (this.firstPageMs === undefined) return;
@@ -228,7 +226,7 @@ export class SearchRun {
 
 	/** The reads that keep nothing lost, with this search's share of the requests: the settling count, then the final look. */
 	async finalLooks(share: number): Promise<void> {
-		if (!this.watch || this.firstPoll) return;
+		if (!this.watch || this.activating) return;
 		this.share(share);
 		// The count goes first: after final looks that take every request, the uid cap would forget unsettled jobs.
 		await this.settle();
@@ -319,10 +317,9 @@ export class SearchRun {
 	}
 
 	/** Read again next poll and once a job left out must show (assumption 3): a look's or count's `read` that left out a job its total counted, but where a page skipped a minute's or second's rest (`capped`); not lately where a part read again came short again. */
-	private readAgain({ fromMs, toMs, learnBeforeMs }: Part, read?: RangeRead): void {
+	private readAgain({ fromMs, toMs }: Range, read?: RangeRead): void {
 		if (read && !(read.short && !read.capped)) return;
-		const part = { fromMs, toMs, ...(learnBeforeMs === undefined ? {} : { learnBeforeMs }) };
-		if (!this.lately('overcounts')) this.watch!.pending.push(part, { ...part, afterMs: this.deps.now() + HOUR_MS });
+		if (!this.lately('overcounts')) this.watch!.pending.push({ fromMs, toMs }, { fromMs, toMs, afterMs: this.deps.now() + HOUR_MS });
 	}
 
 	/** Counts what had its final look, hourly once it holds enough jobs: more than known means one shown late in a known millisecond. */
@@ -355,7 +352,7 @@ export class SearchRun {
 	/** Freshness with the requests left: stretches asked again at each young age; not where the host rounds (a stretch would buy its neighbours). */
 	async youngLooks(share: number): Promise<void> {
 		const watch = this.watch;
-		if (!watch || this.firstPoll || this.cheap || this.lately('rounds')) return;
+		if (!watch || this.activating || this.cheap || this.lately('rounds')) return;
 		this.share(share);
 		const indexNowMs = this.indexNowMs();
 		for (const [k, ageMs] of YOUNG_LOOK_AGES_MS.entries()) {
@@ -378,14 +375,14 @@ export class SearchRun {
 	}
 
 	/** `keepFromMs`: no uid at or above it is forgotten but by the cap (another search may not have read so far). */
-	result(keepFromMs = Infinity): SearchResult {
+	result(keepFromMs: number): SearchResult {
 		const capped = this.watch ? forget(this.watch, this.settings.maxSeenUids ?? MAX_SEEN_UIDS, keepFromMs) : 0;
 		return {
 			state: this.watch ? { activatedMs: this.previous.activatedMs, watch: this.watch } : this.previous,
 			reader: this.reader,
 			fresh: this.known?.fresh ?? [],
 			came: this.firstPageMs !== undefined,
-			firstPoll: this.firstPoll,
+			firstPoll: this.activating,
 			learning: this.watch?.pending.some((p) => p.learnBeforeMs !== undefined) ?? false,
 			late: this.known?.late ?? 0,
 			reposts: this.known?.reposts ?? 0,

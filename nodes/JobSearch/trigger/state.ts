@@ -1,16 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { TimeRange } from '../paging/reader';
 import type { RequestLedger } from './requests';
 import { YOUNG_LOOK_AGES_MS } from './tunables';
 
-/** Both ends inclusive, epoch ms. */
-export interface Range {
-	fromMs: number;
-	toMs: number;
-}
+/** A time range with both ends (inclusive, epoch ms). */
+export type Range = Required<TimeRange>;
 
 /** What a host may do that the reading adapts to while it lasts. */
-export const HOST_TRAITS = ['ties', 'rounds', 'repeats', 'overcounts'] as const;
+const HOST_TRAITS = ['ties', 'rounds', 'repeats', 'overcounts'] as const;
 export type HostTrait = (typeof HOST_TRAITS)[number];
 
 /** A part to read whole: the rest of a read a poll could not finish. */
