@@ -241,18 +241,21 @@ describe("n8n 2.41's durable scheduler, which keeps nothing of the poll that act
 	});
 
 	// How late n8n may start a poll is an instance setting (N8N_SCHEDULER_MISFIRE_GRACE): entries an hour apart may meet.
-	it('refuses two Poll Times entries however far apart their times, and polls as usual with one', async () => {
+	it('refuses two Poll Times entries however far apart their times and whatever poll budget the instance gives, and polls as usual with one', async () => {
 		const activationMs = DAY_START + 15 * HOUR + 3_000;
-		const polled = async (...pollTimes: INodeParameters[]) => {
+		const polled = async (pollTimes: INodeParameters[], pollBudgetMs = DURABLE_POLL_BUDGET_MS) => {
 			const { poller } = await published(pollTimes, activationMs);
 			await poller.poll({ commit: false, pollBudgetMs: UNFENCED_BUDGET_MS });
 			jest.setSystemTime(activationMs + HOUR);
-			const outcome = await poller.poll({ commit: true });
+			const outcome = await poller.poll({ commit: true, pollBudgetMs });
 			await server?.close();
 			return outcome.error?.message;
 		};
-		expect(await polled({ mode: 'everyDay', hour: 9, minute: 0 }, { mode: 'everyDay', hour: 17, minute: 0 })).toBe(TWO_ENTRIES);
-		expect(await polled({ mode: 'custom', cronExpression: '0 9,17 * * *' })).toBeUndefined();
+		const nineAndFive = [{ mode: 'everyDay', hour: 9, minute: 0 }, { mode: 'everyDay', hour: 17, minute: 0 }];
+		expect(await polled(nineAndFive)).toBe(TWO_ENTRIES);
+		// An instance whose poll timeout and lease are 10 minutes gives its polls 8 (n8n 2.41: 0.8 of the shorter).
+		expect(await polled(nineAndFive, 8 * MINUTE)).toBe(TWO_ENTRIES);
+		expect(await polled([{ mode: 'custom', cronExpression: '0 9,17 * * *' }])).toBeUndefined();
 	});
 
 	it('polls two Poll Times entries as usual where n8n keeps one state (n8n 2.8, no budget), and Fetch Test Event samples jobs in the durable scheduler', async () => {

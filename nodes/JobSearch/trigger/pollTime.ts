@@ -8,7 +8,10 @@ const DAY_MS = 24 * HOUR_MS;
 /** However far apart polls are, one spends at most a bucket of requests: a 429 storm ends the poll, not the day. */
 const MAX_POLL_TIME_MS = BUCKET_MINUTES * MINUTE_MS;
 
-/** What n8n 2.41 gives a poll it does not fence (its default): a shorter budget means the durable scheduler runs the poll. */
+/**
+ * What n8n 2.41 gives every poll it does not fence, exactly: the durable scheduler gives its polls the shorter of its poll
+ * timeout and lease less a margin (36 s by default), which is 5 minutes only where both are 375 s.
+ */
 const UNFENCED_POLL_BUDGET_MS = 5 * MINUTE_MS;
 
 /** [shortest, longest] time between two polls of each fixed Poll Times mode. */
@@ -94,4 +97,4 @@ export function pollTimeMs(context: IPollFunctions): number {
 }
 
 /** n8n 2.41's durable scheduler (a fenced poll budget) keeps nothing of the activation poll; elsewhere its state is kept. */
-export const keepsNoActivationPoll = (context: IPollFunctions): boolean => hostBudgetMs(context) < UNFENCED_POLL_BUDGET_MS;
+export const keepsNoActivationPoll = (context: IPollFunctions): boolean => ![UNFENCED_POLL_BUDGET_MS, Infinity].includes(hostBudgetMs(context));
