@@ -54,7 +54,7 @@ describe('the activation poll', () => {
 		disarm(proxy: FrontProxy, poller: Poller): void;
 		cause: string;
 		/**
-		 * The poll's budget is one n8n's durable scheduler gives (under the unfenced 5 minutes). There
+		 * The poll's budget is one n8n's durable scheduler gives (other than the unfenced 5 minutes). There
 		 * n8n keeps nothing of the activation poll, so a first kept poll counts its activation from the
 		 * longest interval (a minute here) and five minutes before it (pollTime.ts).
 		 */

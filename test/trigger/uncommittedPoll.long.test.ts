@@ -159,22 +159,24 @@ describe("n8n 2.41's durable scheduler, which keeps nothing of the poll that act
 
 	const friday = (hours: number) => DAY_START + hours * HOUR;
 	const TWO_ENTRIES = 'Poll Times has 2 entries, and this n8n polls each on its own: new jobs could be sent twice';
-	/** Poll Times; when published; when the first scheduled poll comes; the moment Poll Times named before it; the workflow's time zone (2026-11-20 is a Friday). */
-	const cases: [string, INodeParameters, number, number, number, string][] = [
+	/** Poll Times; when published; when the first scheduled poll comes; the moment Poll Times named before it; the workflow's time zone (2026-11-20 is a Friday); the scheduled polls' budget. */
+	const cases: [string, INodeParameters, number, number, number, string, number][] = [
 		// A poll may start five minutes late, so the moment before is read five minutes before this poll.
-		['Every 5 Minutes', { mode: 'everyX', value: 5, unit: 'minutes' }, friday(15) + 3_000, friday(15) + 5 * MINUTE + 3_000, friday(15) - 5 * MINUTE, 'UTC'],
+		['Every 5 Minutes', { mode: 'everyX', value: 5, unit: 'minutes' }, friday(15) + 3_000, friday(15) + 5 * MINUTE + 3_000, friday(15) - 5 * MINUTE, 'UTC', DURABLE_POLL_BUDGET_MS],
+		// An instance whose poll timeout and lease are 10 minutes gives its polls 8 (n8n 2.41: the shorter less a fifth).
+		['Every 5 Minutes, polls of 8 minutes', { mode: 'everyX', value: 5, unit: 'minutes' }, friday(15) + 3_000, friday(15) + 5 * MINUTE + 3_000, friday(15) - 5 * MINUTE, 'UTC', 8 * MINUTE],
 		// Published at 15:00 for a digest at 9:00: the first scheduled poll is 18 hours later, far
 		// past the Late Window, and still reads back to the moment before publishing.
-		['Every Day at 9:00', { mode: 'everyDay', hour: 9, minute: 0 }, friday(15) + 3_000, friday(33) + 3_000, friday(9), 'UTC'],
+		['Every Day at 9:00', { mode: 'everyDay', hour: 9, minute: 0 }, friday(15) + 3_000, friday(33) + 3_000, friday(9), 'UTC', DURABLE_POLL_BUDGET_MS],
 		// Working hours only, published on a Friday evening: the first poll comes on Monday morning.
-		['a custom cron of working hours', { mode: 'custom', cronExpression: '0 */15 8-18 * * 1-5' }, friday(18) + 50 * MINUTE, friday(3 * 24 + 8) + 3_000, friday(18) + 45 * MINUTE, 'UTC'],
+		['a custom cron of working hours', { mode: 'custom', cronExpression: '0 */15 8-18 * * 1-5' }, friday(18) + 50 * MINUTE, friday(3 * 24 + 8) + 3_000, friday(18) + 45 * MINUTE, 'UTC', DURABLE_POLL_BUDGET_MS],
 		// The same in Berlin, an hour ahead of UTC in November: its hours are Berlin's.
-		['a custom cron of working hours in Berlin', { mode: 'custom', cronExpression: '0 */15 8-18 * * 1-5' }, friday(17) + 50 * MINUTE, friday(3 * 24 + 7) + 3_000, friday(17) + 45 * MINUTE, 'Europe/Berlin'],
+		['a custom cron of working hours in Berlin', { mode: 'custom', cronExpression: '0 */15 8-18 * * 1-5' }, friday(17) + 50 * MINUTE, friday(3 * 24 + 7) + 3_000, friday(17) + 45 * MINUTE, 'Europe/Berlin', DURABLE_POLL_BUDGET_MS],
 	];
 
 	it.each(cases)(
 		"%s: the first scheduled poll sends every job posted since publishing, and none posted more than the index's usual delay before the moment Poll Times named before it",
-		async (_name, pollTimes, activationMs, firstPollMs, namedBeforeMs, timezone) => {
+		async (_name, pollTimes, activationMs, firstPollMs, namedBeforeMs, timezone, pollBudgetMs) => {
 			const { poller, admin } = await published(pollTimes, activationMs, timezone);
 			const longAgo = admin.addJobs([{ createdAt: iso(namedBeforeMs - 16 * MINUTE) }, { createdAt: iso(namedBeforeMs - 45 * MINUTE) }]);
 
@@ -194,7 +196,7 @@ describe("n8n 2.41's durable scheduler, which keeps nothing of the poll that act
 			since.push(...admin.addJobs([{ createdAt: iso(firstPollMs - 60_000) }]));
 
 			jest.setSystemTime(firstPollMs);
-			const first = await poller.poll({ commit: true });
+			const first = await poller.poll({ commit: true, pollBudgetMs });
 			expect(first.error).toBeUndefined();
 			const sent = uidsOf(first.items);
 			expect(sent).toEqual(expect.arrayContaining(since.map((j) => j.uid)));
@@ -205,7 +207,7 @@ describe("n8n 2.41's durable scheduler, which keeps nothing of the poll that act
 			for (const job of longAgo) expect(sent).not.toContain(job.uid);
 
 			jest.setSystemTime(firstPollMs + 5 * MINUTE);
-			const next = await poller.poll({ commit: true });
+			const next = await poller.poll({ commit: true, pollBudgetMs });
 			expect(next).toEqual({ items: [], empty: true });
 		},
 	);

@@ -10,7 +10,7 @@ const MAX_POLL_TIME_MS = BUCKET_MINUTES * MINUTE_MS;
 
 /**
  * What n8n 2.41 gives every poll it does not fence, exactly: the durable scheduler gives its polls the shorter of its poll
- * timeout and lease less a margin (36 s by default), which is 5 minutes only where both are 375 s.
+ * timeout and lease less a fifth (36 s by default), which is 5 minutes only where the shorter is 375 s.
  */
 const UNFENCED_POLL_BUDGET_MS = 5 * MINUTE_MS;
 
