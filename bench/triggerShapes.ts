@@ -71,6 +71,7 @@ export const SHAPE_CASES: ShapeCase[] = [
 	{ name: 'host rounds the bounds and leaves rows out, 150 an hour', shape: { ...OUT_OF_ORDER, perHour: 150 }, behaviour: { roundBoundsMs: MINUTE, leaveOutShare: 0.05 } },
 	{ name: 'host writes createdAt in whole seconds, 150 an hour', shape: { ...OUT_OF_ORDER, perHour: 150 }, behaviour: { writesCreatedAtToMs: 1000 } },
 	{ name: 'host writes whole seconds, 100 rows a page; imports of 600', shape: { ...OUT_OF_ORDER, perHour: 150, bursts: [] }, burst: 600, behaviour: { writesCreatedAtToMs: 1000, pageCap: 100 }, ...HEAVY },
+	{ name: 'host drops a job out now and then within its Late Window', shape: { ...OUT_OF_ORDER, perHour: 150 }, behaviour: { dropsOut: { share: 0.2, withinMs: 60 * MINUTE } } },
 	{ name: 'host answers 503 for 20 minutes, twice a day', shape: BATCH, outageHours: [5, 17], ...ORDINARY },
 ];
 

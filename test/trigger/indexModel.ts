@@ -1,6 +1,6 @@
 import type { FetchPage, Page, PageRequest } from '../../nodes/JobSearch/paging/reader';
 import type { FailureKind } from '../../nodes/JobSearch/trigger/cycle';
-import { seededRandom } from '../../server/random';
+import { seedFromText, seededRandom } from '../../server/random';
 
 /**
  * Index shapes the trigger must hold on, kept in arrays: the service's search semantics (inclusive
@@ -84,6 +84,8 @@ export interface IndexBehaviour {
 	leaveOutShare?: number;
 	/** createdAt written down to this many ms (1,000: whole seconds) while the bounds compare the index's own milliseconds. */
 	writesCreatedAtToMs?: number;
+	/** A share of jobs that, once shown, drop out of answers and totals now and then (a replica out of step) and are shown for good from their createdAt plus `withinMs` on (DESIGN.md, assumption 1). */
+	dropsOut?: { share: number; withinMs: number };
 	/** Moments (n8n's clock) during which every request is answered 503. */
 	outages?: { fromMs: number; toMs: number }[];
 	seed?: number;
@@ -106,6 +108,17 @@ const serviceOrder = (a: Entry, b: Entry) => b.createdMs - a.createdMs || b.job.
 interface Entry {
 	job: IndexedJob;
 	createdMs: number;
+}
+
+/** Whether a job of IndexBehaviour.dropsOut is out of the answers at `indexMs`: 1 to 8 minutes of every 10 to 30 after it shows, until its createdAt plus `withinMs`. */
+function droppedOut(job: IndexedJob, indexMs: number, behaviour: IndexBehaviour): boolean {
+	const { dropsOut } = behaviour;
+	if (!dropsOut || indexMs >= job.createdMs + dropsOut.withinMs) return false;
+	const random = seededRandom(seedFromText(job.uid, behaviour.seed ?? 1));
+	if (random() >= dropsOut.share) return false;
+	const periodMs = 10 * MINUTE + random() * 20 * MINUTE;
+	const outMs = MINUTE + random() * 7 * MINUTE;
+	return (indexMs - job.visibleMs + random() * periodMs) % periodMs < outMs;
 }
 
 function firstAtOrAfter(entries: Entry[], ms: number): number {
@@ -171,7 +184,7 @@ export function arrayIndex(jobs: IndexedJob[], clock: { ms: number }, behaviour:
 		for (let i = from; i < entries.length; i++) {
 			const entry = entries[i];
 			if (toMs !== undefined && entry.createdMs > toMs) break;
-			if (standingAt(entry.job, indexMs) === entry.createdMs) matches.push(entry);
+			if (standingAt(entry.job, indexMs) === entry.createdMs && !droppedOut(entry.job, indexMs, behaviour)) matches.push(entry);
 		}
 		matches.sort(serviceOrder);
 		if (behaviour.unstableTies) shuffleTies(matches, random);

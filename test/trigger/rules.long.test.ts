@@ -918,6 +918,18 @@ describe('hosts that deviate from the contract in ordinary ways', () => {
 		expect(warnings.filter((w) => w.includes('time bound'))).toEqual([]);
 	});
 
+	// Found by trying hosts the bench did not model: a replica out of step drops a job out of its answers and totals for
+	// minutes at a time. Within the Late Window that costs nothing (the final look reads after it); past it, a job out at
+	// its final look and at its count is lost, which no reader that looks only now and then can avoid (assumption 1).
+	it.each(['asSoonAsSeen', 'lowestCost'] as const)(
+		'sends every job once under %s where the host drops jobs out of its answers and totals for minutes at a time until their Late Window ends',
+		async (delivery) => {
+			expectOnceWithinTheKey(await day({ shape: 'out-of-order' }, { dropsOut: { share: 0.2, withinMs: HOUR } }, 1, { delivery }));
+			// The drop-outs reach the trigger: where they go on past the Late Window, jobs are lost.
+			expect((await day({ shape: 'out-of-order' }, { dropsOut: { share: 0.2, withinMs: 2 * HOUR } }, 1, { delivery })).lost.length).toBeGreaterThan(0);
+		},
+	);
+
 	it('takes rows a few seconds outside the asked range as no fault where the host rounds the bounds to whole minutes', async () => {
 		expectOnceWithinTheKey(await day({}, { roundBoundsMs: MINUTE }, 1));
 	});
