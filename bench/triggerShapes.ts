@@ -26,6 +26,8 @@ export interface ShapeCase {
 	burst?: number;
 	/** 20-minute outages (every request 503) this many hours into each day. */
 	outageHours?: number[];
+	/** Each request takes a time drawn in this range (250 ms unless set). */
+	answerMs?: [number, number];
 	/** As Soon As Seen: the most rows per delivered job (none where the host bills rows of its own making). */
 	rowsGoal?: number;
 	/** As Soon As Seen at Every 15 and 60 Minutes: the least share of jobs sent on the first poll that could see them. */
@@ -72,6 +74,7 @@ export const SHAPE_CASES: ShapeCase[] = [
 	{ name: 'host writes createdAt in whole seconds, 150 an hour', shape: { ...OUT_OF_ORDER, perHour: 150 }, behaviour: { writesCreatedAtToMs: 1000 } },
 	{ name: 'host writes whole seconds, 100 rows a page; imports of 600', shape: { ...OUT_OF_ORDER, perHour: 150, bursts: [] }, burst: 600, behaviour: { writesCreatedAtToMs: 1000, pageCap: 100 }, ...HEAVY },
 	{ name: 'host drops a job out now and then within its Late Window', shape: { ...OUT_OF_ORDER, perHour: 150 }, behaviour: { dropsOut: { share: 0.2, withinMs: 60 * MINUTE } } },
+	{ name: 'host answers in 1 to 20 seconds, 150 an hour', shape: { ...BATCH, perHour: 150 }, answerMs: [1_000, 20_000] },
 	{ name: 'host answers 503 for 20 minutes, twice a day', shape: BATCH, outageHours: [5, 17], ...ORDINARY },
 ];
 
@@ -155,6 +158,7 @@ export async function runCase(c: ShapeCase, everyMinutes: number, days: number, 
 			behaviour: { ...c.behaviour, seed: seed + w, ...(key ? { key } : {}), ...(outages.length ? { outages } : {}) },
 			settings,
 			everyMinutes,
+			...(c.answerMs ? { answerMs: c.answerMs } : {}),
 		};
 	});
 	const all = await simulate(triggers, fromMs, toMs);

@@ -9,7 +9,8 @@ import {
 	DEFAULT_MAX_JOBS_PER_POLL,
 	DEFAULT_REQUESTS_PER_MINUTE,
 } from '../../nodes/JobSearch/trigger/description';
-import { MINUTE, arrayIndex, classifyModelFailure, shownAt, standingAt, type IndexBehaviour, type IndexedJob } from './indexModel';
+import { MINUTE, ModelFailure, arrayIndex, classifyModelFailure, shownAt, standingAt, type IndexBehaviour, type IndexedJob } from './indexModel';
+import { seededRandom } from '../../server/random';
 
 /** The key of a simulated trigger's only search. */
 export const ONE_SEARCH = 'search';
@@ -45,6 +46,8 @@ export interface SimTrigger {
 	dropStateAtMs?: number;
 	/** Every other poll starts this many ms after its tick, as n8n's do by a few ms. */
 	lateStartMs?: number;
+	/** Each request takes a time drawn in this range (250 ms when unset); one the poll's end comes first in is cut there as a timeout, billed all the same. */
+	answerMs?: [number, number];
 }
 
 /** The state as a version of the trigger with another state version finds it. */
@@ -133,20 +136,27 @@ class VirtualTime {
 /**
  * Polls every trigger from `fromMs` to `toMs` (n8n's clock) at its interval, all at once on one
  * virtual clock: triggers that share a key meet each other's requests in its rate window. Each
- * request takes `requestMs`. A tick that comes while the trigger's last poll still runs is
+ * request takes `requestMs` (or a trigger's `answerMs`). A tick that comes while the trigger's last poll still runs is
  * skipped, as the poll lock makes n8n's overlapping tick send nothing.
  */
 export async function simulate(triggers: SimTrigger[], fromMs: number, toMs: number, requestMs = 250): Promise<SimFigures[]> {
 	const clock = { ms: fromMs };
 	const time = new VirtualTime(clock);
+	// When each trigger's poll under way began: the transport cuts its requests at that plus the poll's time.
+	const pollStartMs = new Map<SimTrigger, number>();
 	const runs: Running[] = triggers.map((spec) => {
 		const requests: { atMs: number }[] = [];
+		const answerRandom = seededRandom((spec.behaviour?.seed ?? 1) + 104_729);
 		const indexes = (spec.searches ?? [{ key: ONE_SEARCH, jobs: spec.jobs }]).map(({ key, jobs }) => {
 			const index = arrayIndex(jobs, clock, spec.behaviour);
 			const fetchPage: FetchPage = async (request) => {
 				requests.push({ atMs: clock.ms });
+				const [minMs, maxMs] = spec.answerMs ?? [requestMs, requestMs];
+				const takesMs = Math.round(minMs + answerRandom() * (maxMs - minMs));
 				const answer = await index.fetchPage(request).catch((error: Error) => error);
-				await time.sleep(requestMs);
+				const leftMs = pollStartMs.get(spec)! + spec.settings.pollTimeMs - clock.ms;
+				await time.sleep(Math.min(takesMs, Math.max(0, leftMs)));
+				if (takesMs > leftMs) throw new ModelFailure('timeout at the poll\'s end (billed)', { kind: 'passing' });
 				if (answer instanceof Error) throw answer;
 				return answer;
 			};
@@ -172,6 +182,7 @@ export async function simulate(triggers: SimTrigger[], fromMs: number, toMs: num
 			if (startMs > clock.ms) await time.sleep(startMs - clock.ms);
 			if (clock.ms < busyUntil) continue;
 			const pollMs = clock.ms;
+			pollStartMs.set(run.spec, pollMs);
 			run.pollTimes.push(pollMs);
 			const before = run.index.requests.length;
 			const rowsBefore = run.index.rows();
